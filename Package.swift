@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ingest",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "ingest", targets: ["ingest"]),
+        .library(name: "Pipeline", targets: ["Pipeline"]),
+        .library(name: "Catalog", targets: ["Catalog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    ],
+    targets: [
+        // C libraries, each behind one Swift file in Pipeline.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        // Fixed-argument wrappers for libvips' variadic calls, which Swift cannot call.
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+
+        .target(
+            name: "Pipeline",
+            dependencies: [
+                "Catalog", "CVipsShim", "CVips", "CZBar", "CExif",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Catalog",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "ingest",
+            dependencies: [
+                "Pipeline", "Catalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline"]),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: ["Catalog", .product(name: "CSV", package: "CSV.swift"), .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "IngestTests", dependencies: ["Catalog", "Pipeline"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

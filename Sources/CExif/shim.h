@@ -1,0 +1,3 @@
+#include <libexif/exif-data.h>
+#include <libexif/exif-utils.h>
+#include <libexif/exif-tag.h>

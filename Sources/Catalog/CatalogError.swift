@@ -1,0 +1,42 @@
+import Foundation
+
+/// What went wrong in the catalogue, worded so the user knows which file is at fault and what to do.
+public enum CatalogError: Error, CustomStringConvertible, Equatable {
+    /// The database file could not be created or opened (path, reason).
+    case cannotOpen(path: String, reason: String)
+    /// The file exists but is not a SQLite database.
+    case notADatabase(path: String)
+    /// The database was migrated by a newer ingest; it lists the migrations this version does not know.
+    case newerSchema(path: String, unknownMigrations: [String])
+    /// A set could not be committed; nothing of it was written (database path, set name, SQLite's message).
+    case commitFailed(path: String, setName: String, reason: String)
+    /// `finishRun(_:)` was given a run that `startRun` did not return.
+    case unknownRun(path: String)
+    /// Several captures start with the given id prefix (prefix, number of matches).
+    case ambiguousId(String, Int)
+    /// The CSV export could not be written (output path, reason).
+    case exportFailed(path: String, reason: String)
+
+    /// One sentence naming the file, the problem and the remedy.
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason):
+            return "\(path): cannot open the catalogue (\(reason)); check that the folder exists and is writable."
+        case let .notADatabase(path):
+            return "\(path): not a SQLite database; pass the path of an ingest catalogue or a new file name."
+        case let .newerSchema(path, unknown):
+            let list = unknown.joined(separator: ", ")
+            return "\(path): made by a newer ingest (unknown migrations: \(list)); "
+                + "upgrade ingest to use it, this version will not open it."
+        case let .commitFailed(path, setName, reason):
+            return "\(path): set '\(setName)' was not committed (\(reason)); nothing of it was written, "
+                + "fix the cause and run ingest again."
+        case let .unknownRun(path):
+            return "\(path): cannot finish a run that was never started; use the run returned by startRun."
+        case let .ambiguousId(prefix, count):
+            return "id prefix '\(prefix)' matches \(count) captures; type more characters of the id."
+        case let .exportFailed(path, reason):
+            return "\(path): cannot write the CSV export (\(reason)); check the folder exists and is writable."
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+
+// Migrations never change once shipped: a catalogue made by a released ingest
+// has recorded their identifiers in `grdb_migrations` and will not run them
+// again. A schema change is a new migration appended at the end ("v2-…"),
+// tested by opening a database made with the previous migrations. The SQL is
+// written out rather than built with GRDB's schema DSL so that it cannot drift
+// when GRDB does.
+
+extension Catalogue {
+    /// The identifiers of the migrations this version knows, oldest first.
+    public static let schemaVersions: [String] = migrator.migrations
+
+    /// Every migration of the catalogue, in the order they run.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try createTables(db) }
+        return migrator
+    }
+
+    /// Version 1: runs, captures, their photos and every barcode hit.
+    private static func createTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE run (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                started_at TEXT NOT NULL,
+                finished_at TEXT,
+                inbox TEXT NOT NULL,
+                sets INTEGER NOT NULL DEFAULT 0 CHECK (sets >= 0),
+                captures INTEGER NOT NULL DEFAULT 0 CHECK (captures >= 0),
+                photos INTEGER NOT NULL DEFAULT 0 CHECK (photos >= 0),
+                duplicates INTEGER NOT NULL DEFAULT 0 CHECK (duplicates >= 0),
+                quarantined INTEGER NOT NULL DEFAULT 0 CHECK (quarantined >= 0),
+                failed INTEGER NOT NULL DEFAULT 0 CHECK (failed >= 0)
+            );
+
+            CREATE TABLE capture (
+                id TEXT NOT NULL PRIMARY KEY,
+                run_id INTEGER REFERENCES run(id) ON DELETE SET NULL,
+                set_name TEXT NOT NULL,
+                barcode TEXT,
+                symbology TEXT,
+                gtin13 TEXT CHECK (gtin13 IS NULL OR length(gtin13) = 13),
+                captured_at TEXT NOT NULL,
+                captured_utc REAL NOT NULL,
+                time_source TEXT NOT NULL,
+                photo_count INTEGER NOT NULL CHECK (photo_count >= 1),
+                quality REAL NOT NULL CHECK (quality BETWEEN 0 AND 1),
+                rating TEXT NOT NULL CHECK (rating IN ('Excellent', 'Good', 'Fair', 'Poor')),
+                created_at TEXT NOT NULL
+            );
+            CREATE INDEX capture_on_captured_utc ON capture(captured_utc);
+            CREATE INDEX capture_on_barcode ON capture(barcode);
+            CREATE INDEX capture_on_gtin13 ON capture(gtin13);
+            CREATE INDEX capture_on_set_name ON capture(set_name);
+            CREATE INDEX capture_on_run_id ON capture(run_id);
+
+            CREATE TABLE photo (
+                id TEXT NOT NULL PRIMARY KEY,
+                capture_id TEXT NOT NULL REFERENCES capture(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL CHECK (position >= 0),
+                original_name TEXT NOT NULL,
+                source_path TEXT NOT NULL,
+                original_path TEXT NOT NULL UNIQUE,
+                thumb_path TEXT NOT NULL,
+                thumb_width INTEGER NOT NULL CHECK (thumb_width > 0),
+                thumb_height INTEGER NOT NULL CHECK (thumb_height > 0),
+                sha256 TEXT NOT NULL UNIQUE CHECK (length(sha256) = 64),
+                byte_size INTEGER NOT NULL CHECK (byte_size >= 0),
+                format TEXT NOT NULL,
+                width INTEGER NOT NULL CHECK (width > 0),
+                height INTEGER NOT NULL CHECK (height > 0),
+                orientation INTEGER NOT NULL,
+                make TEXT,
+                model TEXT,
+                taken_at TEXT NOT NULL,
+                taken_utc REAL NOT NULL,
+                time_source TEXT NOT NULL,
+                sharpness REAL NOT NULL,
+                contrast REAL NOT NULL,
+                brightness REAL NOT NULL,
+                decode_confidence REAL,
+                quality REAL NOT NULL CHECK (quality BETWEEN 0 AND 1),
+                rating TEXT NOT NULL CHECK (rating IN ('Excellent', 'Good', 'Fair', 'Poor'))
+            );
+            -- Also serves every lookup by capture_id alone.
+            CREATE UNIQUE INDEX photo_on_capture_id_position ON photo(capture_id, position);
+
+            CREATE TABLE barcode_hit (
+                id INTEGER PRIMARY KEY,
+                photo_id TEXT NOT NULL REFERENCES photo(id) ON DELETE CASCADE,
+                symbology TEXT NOT NULL,
+                text TEXT NOT NULL,
+                gtin13 TEXT CHECK (gtin13 IS NULL OR length(gtin13) = 13),
+                quality INTEGER NOT NULL,
+                x INTEGER NOT NULL,
+                y INTEGER NOT NULL,
+                width INTEGER NOT NULL CHECK (width >= 0),
+                height INTEGER NOT NULL CHECK (height >= 0)
+            );
+            CREATE INDEX barcode_hit_on_photo_id ON barcode_hit(photo_id);
+            """)
+    }
+}

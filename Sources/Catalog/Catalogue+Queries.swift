@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+extension Catalogue {
+    /// How many hashes go in one `IN (…)` list, well below SQLite's bound-parameter limit.
+    static let hashChunkSize = 500
+
+    /// The already-catalogued photos among `hashes` (lower-case hex SHA-256), keyed by hash.
+    ///
+    /// Hashes not in the catalogue are simply absent from the result; any number of hashes may be passed.
+    public func photos(withSHA256 hashes: [String]) throws -> [String: Photo] {
+        let unique = Array(Set(hashes))
+        return try read { db in
+            var found: [String: Photo] = [:]
+            for start in stride(from: 0, to: unique.count, by: Self.hashChunkSize) {
+                let chunk = unique[start ..< min(start + Self.hashChunkSize, unique.count)]
+                for photo in try Photo.filter(chunk.contains(Photo.QueryColumns.sha256)).fetchAll(db) {
+                    found[photo.sha256] = photo
+                }
+            }
+            return found
+        }
+    }
+
+    /// The captures `filter` matches, newest first (`capturedUTC` descending, then id).
+    public func captures(matching filter: CaptureFilter = .init()) throws -> [Capture] {
+        try read { db in try filter.request().fetchAll(db) }
+    }
+
+    /// The one capture whose id starts with `idPrefix` (case-insensitive), or nil when none does.
+    ///
+    /// Throws `CatalogError.ambiguousId` when several captures start with the prefix.
+    public func capture(idPrefix: String) throws -> Capture? {
+        let escaped = idPrefix
+            .replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        let matches = try read { db in
+            try Capture.fetchAll(db, sql: "SELECT * FROM capture WHERE id LIKE ? ESCAPE '\\' ORDER BY id",
+                                 arguments: [escaped + "%"])
+        }
+        guard matches.count <= 1 else {
+            throw CatalogError.ambiguousId(idPrefix, matches.count)
+        }
+        return matches.first
+    }
+
+    /// The photos of one capture, by position.
+    public func photos(ofCapture id: String) throws -> [Photo] {
+        try read { db in
+            try Photo.filter(Photo.QueryColumns.captureId == id).order(Photo.QueryColumns.position).fetchAll(db)
+        }
+    }
+
+    /// Every barcode hit found on one photo, in the order they were stored.
+    public func hits(ofPhoto id: String) throws -> [BarcodeHit] {
+        try read { db in
+            try BarcodeHit.filter(BarcodeHit.QueryColumns.photoId == id).order(BarcodeHit.QueryColumns.id).fetchAll(db)
+        }
+    }
+
+    /// How many captures, photos and barcode hits the catalogue holds.
+    public func counts() throws -> (captures: Int, photos: Int, hits: Int) {
+        try read { db in
+            (captures: try Capture.fetchCount(db), photos: try Photo.fetchCount(db), hits: try BarcodeHit.fetchCount(db))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The product catalogue: one SQLite database of runs, captures, photos and barcode hits.
+///
+/// Safe to share between tasks: reads run concurrently, writes are serialised by GRDB.
+/// Every method throws `CatalogError` for problems the user can fix, or GRDB's
+/// `DatabaseError` for unexpected SQLite failures.
+public final class Catalogue: Sendable {
+    /// Where the database lives, as given to `init(path:logger:)`; `:memory:` for `inMemory(logger:)`.
+    public let path: String
+    let writer: any DatabaseWriter
+    let logger: Logger
+
+    /// Opens (or creates) the catalogue at `path` and brings its schema up to date.
+    ///
+    /// Creates the parent folder when missing. Throws `CatalogError.notADatabase` for a file that is
+    /// not SQLite and `CatalogError.newerSchema` for a catalogue made by a newer ingest.
+    public convenience init(path: String, logger: Logger) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CatalogError.cannotOpen(path: path, reason: error.localizedDescription)
+        }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // The pipeline commits while `ingest list` may be reading: wait rather than fail at once.
+        configuration.busyMode = .timeout(5)
+        let pool = try Self.mappingOpenErrors(path: path) {
+            try DatabasePool(path: path, configuration: configuration)
+        }
+        try self.init(writer: pool, path: path, logger: logger)
+    }
+
+    /// An empty catalogue that lives in memory only, for tests.
+    public static func inMemory(logger: Logger) throws -> Catalogue {
+        try Catalogue(writer: DatabaseQueue(), path: ":memory:", logger: logger)
+    }
+
+    private init(writer: any DatabaseWriter, path: String, logger: Logger) throws {
+        self.writer = writer
+        self.path = path
+        self.logger = logger
+        try Self.mappingOpenErrors(path: path) { try migrate() }
+    }
+
+    /// Refuses a database with migrations this version does not know, then applies the missing ones.
+    private func migrate() throws {
+        let migrator = Self.migrator
+        // Asked on the writer: a pool reader opened now would keep an outdated view of the schema
+        // in PRAGMA results after the migration.
+        let applied = try writer.writeWithoutTransaction { db in try migrator.appliedIdentifiers(db) }
+        let unknown = applied.subtracting(Self.schemaVersions)
+        guard unknown.isEmpty else {
+            throw CatalogError.newerSchema(path: path, unknownMigrations: unknown.sorted())
+        }
+        try migrator.migrate(writer)
+        let new = Self.schemaVersions.filter { !applied.contains($0) }
+        if !new.isEmpty {
+            logger.info("Migrated catalogue", metadata: [
+                "database": "\(path)", "migrations": "\(new.joined(separator: ","))",
+            ])
+        }
+    }
+
+    /// Runs `body`, turning SQLite's "cannot open" and "not a database" into `CatalogError`.
+    private static func mappingOpenErrors<T>(path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw CatalogError.notADatabase(path: path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
+            throw CatalogError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    /// Adds everything one set produced — captures, then photos, then hits — in one write transaction.
+    ///
+    /// Either all rows are written or none: a duplicate `sha256` or `original_path`, a photo of an
+    /// unknown capture or a failed CHECK throws `CatalogError.commitFailed` and leaves the catalogue as it was.
+    public func commit(_ set: CommittedSet) throws {
+        let setName = set.captures.first?.setName ?? ""
+        do {
+            try writer.write { db in
+                for capture in set.captures {
+                    try capture.insert(db)
+                }
+                for photo in set.photos {
+                    try photo.insert(db)
+                }
+                for var hit in set.hits {
+                    try hit.insert(db)
+                }
+            }
+        } catch let error as DatabaseError {
+            throw CatalogError.commitFailed(path: path, setName: setName, reason: error.message ?? "\(error)")
+        }
+        logger.debug("Committed set", metadata: [
+            "set": "\(setName)", "captures": "\(set.captures.count)",
+            "photos": "\(set.photos.count)", "hits": "\(set.hits.count)",
+        ])
+    }
+
+    /// Records the start of an `ingest run` and returns it with its id.
+    public func startRun(inbox: String, startedAt: String) throws -> Run {
+        try writer.write { db in
+            try Run(startedAt: startedAt, inbox: inbox).inserted(db)
+        }
+    }
+
+    /// Stores a run's final counts and `finishedAt`; the run must come from `startRun(inbox:startedAt:)`.
+    public func finishRun(_ run: Run) throws {
+        do {
+            try writer.write { db in try run.update(db) }
+        } catch RecordError.recordNotFound {
+            throw CatalogError.unknownRun(path: path)
+        }
+    }
+
+    /// Runs `body` in a read-only snapshot of the catalogue.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.read(body)
+    }
+}

@@ -1,0 +1,133 @@
+/// The barcode symbologies the pipeline can read.
+public enum Symbology: String, CaseIterable, Sendable, Codable {
+    case ean13 = "EAN-13"
+    case upcA = "UPC-A"
+    case upcE = "UPC-E"
+    case ean8 = "EAN-8"
+    case code128 = "CODE-128"
+    case code93 = "CODE-93"
+    case qr = "QR-Code"
+
+    /// Parses a configured name, ignoring case and punctuation: `EAN-13`, `ean13`, `Code 128`, `QR`.
+    public init?(name: String) {
+        let key = name.uppercased().filter { $0.isLetter || $0.isNumber }
+        switch key {
+        case "EAN13": self = .ean13
+        case "UPCA": self = .upcA
+        case "UPCE": self = .upcE
+        case "EAN8": self = .ean8
+        case "CODE128": self = .code128
+        case "CODE93": self = .code93
+        case "QR", "QRCODE": self = .qr
+        default: return nil
+        }
+    }
+
+    /// Retail codes carry a GS1 check digit and a GTIN.
+    public var isRetail: Bool {
+        switch self {
+        case .ean13, .upcA, .upcE, .ean8: true
+        case .code128, .code93, .qr: false
+        }
+    }
+}
+
+/// A barcode read from a photo and validated: retail codes passed their check digit.
+public struct BarcodeReading: Sendable, Equatable {
+    /// The symbology as ZBar read it.
+    public var symbology: Symbology
+    /// The code text; a UPC-E is expanded to its 12-digit UPC-A form.
+    public var text: String
+    /// GTIN-13 of a retail code (UPC-A and UPC-E with a leading 0, EAN-8 zero-padded).
+    public var gtin13: String?
+    /// ZBar's quality: for linear codes the number of scan lines that agreed.
+    public var quality: Int
+    /// Where it was found, in the photo's stored (not rotated) full-resolution pixels.
+    public var box: PixelBox
+
+    /// The reading with its box in the coordinates of an image `factor` times larger.
+    func scaled(by factor: Int) -> BarcodeReading {
+        var copy = self
+        copy.box = box.scaled(by: factor)
+        return copy
+    }
+
+    /// What identifies the product: the GTIN for retail codes, the text otherwise.
+    public var productKey: String { gtin13 ?? text }
+}
+
+/// GS1 check digits, UPC-E expansion and GTIN-13 normalisation.
+public enum GTIN {
+    /// The GS1 mod-10 check digit for `body` (all digits, without the check digit).
+    public static func checkDigit(for body: String) -> Character? {
+        guard !body.isEmpty, body.allSatisfy(\.isASCIIDigit) else { return nil }
+        var total = 0
+        for (index, digit) in body.reversed().enumerated() {
+            total += digit.wholeNumberValue! * (index % 2 == 0 ? 3 : 1)
+        }
+        return Character(String((10 - total % 10) % 10))
+    }
+
+    /// True when `code` (digits including its check digit) has a valid GS1 check digit.
+    public static func hasValidCheckDigit(_ code: String) -> Bool {
+        guard code.count >= 2, let last = code.last else { return false }
+        return checkDigit(for: String(code.dropLast())) == last
+    }
+
+    /// The 12-digit UPC-A a UPC-E stands for. Accepts 8 digits (number system, six digits, check),
+    /// 7 (without check) or 6 (number system 0, no check); only number systems 0 and 1 exist.
+    public static func expandUPCE(_ code: String) -> String? {
+        guard code.allSatisfy(\.isASCIIDigit) else { return nil }
+        let digits = code.map { $0 }
+        let system: Character, six: [Character], check: Character?
+        switch digits.count {
+        case 8: (system, six, check) = (digits[0], Array(digits[1...6]), digits[7])
+        case 7: (system, six, check) = (digits[0], Array(digits[1...6]), nil)
+        case 6: (system, six, check) = ("0", digits, nil)
+        default: return nil
+        }
+        guard system == "0" || system == "1" else { return nil }
+        let d = six.map { String($0) }
+        let body: String
+        switch six[5] {
+        case "0", "1", "2": body = d[0] + d[1] + d[5] + "0000" + d[2] + d[3] + d[4]
+        case "3": body = d[0] + d[1] + d[2] + "00000" + d[3] + d[4]
+        case "4": body = d[0] + d[1] + d[2] + d[3] + "00000" + d[4]
+        default: body = d[0] + d[1] + d[2] + d[3] + d[4] + "0000" + d[5]
+        }
+        let withSystem = String(system) + body
+        guard let computed = checkDigit(for: withSystem) else { return nil }
+        if let check, check != computed { return nil }
+        return withSystem + String(computed)
+    }
+
+    /// Validates a symbol ZBar decoded and normalises it, or nil when it must not be trusted
+    /// (wrong length, non-digits or a bad check digit in a retail code, empty text).
+    static func reading(from symbol: DecodedSymbol) -> BarcodeReading? {
+        let text = symbol.text
+        var reading = BarcodeReading(symbology: symbol.symbology, text: text, gtin13: nil,
+                                     quality: symbol.quality, box: symbol.box)
+        switch symbol.symbology {
+        case .ean13:
+            guard text.count == 13, hasValidCheckDigit(text) else { return nil }
+            reading.gtin13 = text
+        case .upcA:
+            guard text.count == 12, hasValidCheckDigit(text) else { return nil }
+            reading.gtin13 = "0" + text
+        case .upcE:
+            guard let upcA = expandUPCE(text) else { return nil }
+            reading.text = upcA
+            reading.gtin13 = "0" + upcA
+        case .ean8:
+            guard text.count == 8, hasValidCheckDigit(text) else { return nil }
+            reading.gtin13 = "00000" + text
+        case .code128, .code93, .qr:
+            guard !text.isEmpty else { return nil }
+        }
+        return reading
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

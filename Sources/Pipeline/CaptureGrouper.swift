@@ -1,0 +1,77 @@
+/// What the grouper needs to know of a photo.
+public protocol Groupable {
+    var groupingName: String { get }
+    var time: CaptureTime { get }
+    var primaryBarcode: BarcodeReading? { get }
+}
+
+extension AnalysedPhoto: Groupable {
+    public var groupingName: String { file.relativePath }
+}
+
+/// Photos of one set that make one product capture.
+public struct PhotoGroup<Item: Groupable> {
+    public var photos: [Item]
+    /// The capture's one barcode: the first primary barcode in time order. Other photos' hits stay on the photos.
+    public var barcode: BarcodeReading?
+}
+
+/// Splits a set's photos into product captures.
+///
+/// Photos are ordered by capture time (ties by name). A new capture starts where a photo carries a
+/// barcode different from the current capture's, or where the gap to the previous photo exceeds
+/// `gapSeconds`. A capture holds at most one barcode; a capture without a barcode is valid.
+/// In `.folder` mode the whole set is one capture.
+public struct CaptureGrouper: Sendable {
+    public var gapSeconds: Double
+    public var mode: PipelineConfig.Grouping
+
+    public init(gapSeconds: Double, mode: PipelineConfig.Grouping) {
+        self.gapSeconds = gapSeconds
+        self.mode = mode
+    }
+
+    /// The set's captures in time order.
+    public func group<Item: Groupable>(_ photos: [Item]) -> [PhotoGroup<Item>] {
+        let ordered = Self.timeOrdered(photos)
+        guard mode == .time else {
+            return ordered.isEmpty ? [] : [PhotoGroup(photos: ordered.map(\.item), barcode: ordered.lazy.compactMap(\.item.primaryBarcode).first)]
+        }
+        var groups: [PhotoGroup<Item>] = []
+        var previous: Double?
+        for (item, instant) in ordered {
+            let code = item.primaryBarcode
+            let startsNew: Bool
+            if let previous, var current = groups.last {
+                let gapExceeded = instant - previous > gapSeconds
+                let barcodeChanges = code != nil && current.barcode != nil && code?.productKey != current.barcode?.productKey
+                startsNew = gapExceeded || barcodeChanges
+                if !startsNew {
+                    current.photos.append(item)
+                    if current.barcode == nil { current.barcode = code }
+                    groups[groups.count - 1] = current
+                }
+            } else {
+                startsNew = true
+            }
+            if startsNew { groups.append(PhotoGroup(photos: [item], barcode: code)) }
+            previous = instant
+        }
+        return groups
+    }
+
+    /// Photos with the instant used to order them. A photo whose EXIF time has no offset borrows the
+    /// offset most photos of the set carry (the same phone took them), so mixed sets still order right.
+    static func timeOrdered<Item: Groupable>(_ photos: [Item]) -> [(item: Item, instant: Double)] {
+        var tally: [Int: Int] = [:]
+        for photo in photos where photo.time.source == .exif {
+            tally[photo.time.offsetSeconds ?? 0, default: 0] += 1
+        }
+        let usual = tally.max { $0.value == $1.value ? $0.key > $1.key : $0.value < $1.value }?.key ?? 0
+        return photos
+            .map { photo in
+                (photo, photo.time.source == .exifWithoutOffset ? photo.time.utc - Double(usual) : photo.time.utc)
+            }
+            .sorted { $0.1 == $1.1 ? $0.0.groupingName < $1.0.groupingName : $0.1 < $1.1 }
+    }
+}

@@ -1,0 +1,70 @@
+import CVips
+import Foundation
+
+/// A photo file's bytes, read once, with the identity it had when read.
+struct FileSnapshot {
+    var bytes: [UInt8]
+    var size: Int64
+    var modified: timespec
+    var device: UInt64
+    var inode: UInt64
+
+    /// Reads a whole regular file without following a symbolic link and without blocking on a FIFO.
+    static func read(_ path: String, maxBytes: Int64) throws(PhotoError) -> FileSnapshot {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ELOOP { throw .symbolicLink }
+            throw .unreadable(String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile(kind: fileKind(info.st_mode)) }
+        let size = Int64(info.st_size)
+        guard size > 0 else { throw .empty }
+        guard size <= maxBytes else { throw .tooLarge(bytes: size, limit: maxBytes) }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        var filled = 0
+        let failure: Int32? = bytes.withUnsafeMutableBytes { buffer -> Int32? in
+            while filled < buffer.count {
+                let n = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if n == 0 { break }
+                filled += n
+            }
+            return nil
+        }
+        if let failure { throw .unreadable(String(cString: strerror(failure))) }
+        var after = stat()
+        guard filled == bytes.count, fstat(fd, &after) == 0, after.st_size == info.st_size,
+              after.st_mtim.tv_sec == info.st_mtim.tv_sec, after.st_mtim.tv_nsec == info.st_mtim.tv_nsec else {
+            throw .changedWhileReading
+        }
+        return FileSnapshot(bytes: bytes, size: size, modified: info.st_mtim,
+                            device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Lower-case hex SHA-256 of the bytes, computed with GLib (already loaded with libvips).
+    var sha256: String {
+        guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else { preconditionFailure("GLib has no SHA-256") }
+        defer { g_checksum_free(checksum) }
+        bytes.withUnsafeBufferPointer { g_checksum_update(checksum, $0.baseAddress, $0.count) }
+        return String(cString: g_checksum_get_string(checksum))
+    }
+}
+
+/// A short name for a non-regular file type, for reasons shown to the user.
+func fileKind(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFDIR: "directory"
+    case S_IFLNK: "symbolic link"
+    case S_IFIFO: "FIFO"
+    case S_IFSOCK: "socket"
+    case S_IFCHR: "character device"
+    case S_IFBLK: "block device"
+    default: "special file"
+    }
+}

@@ -1,0 +1,166 @@
+import Catalog
+import Dispatch
+import Foundation
+import Logging
+
+/// One sweep of the inbox: every set is analysed, grouped and committed.
+///
+/// A bounded pool of `workers` analyses photos concurrently, one serial writer queue commits whole
+/// sets in inbox order while the next set is being analysed. At most `workers` photos are decoded
+/// and at most two analysed sets wait for the writer, so memory stays bounded whatever the inbox size.
+public final class IngestRun {
+    private let config: PipelineConfig
+    private let catalogue: Catalogue
+    private let logger: Logger
+    private let layout: LibraryLayout
+
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) {
+        self.config = config
+        self.catalogue = catalogue
+        self.logger = logger
+        layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
+    }
+
+    /// Runs the sweep. Throws when the run cannot start (inbox unreadable, library not writable);
+    /// problems with single files or sets end up in the summary instead.
+    public func run() throws -> RunSummary {
+        let started = Date()
+        for folder in [config.library, config.quarantine] { try FileOperations.makeDirectories(folder) }
+        let committer = SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger)
+        try committer.recover()
+        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging)
+        let sets = try PhotoSet.sets(inInbox: config.inbox).filter { !$0.files.isEmpty }
+        var run = try catalogue.startRun(inbox: config.inbox, startedAt: Self.timestamp(started))
+        logger.info("run started", metadata: ["inbox": "\(config.inbox)", "sets": "\(sets.count)",
+                                              "photos": "\(sets.reduce(0) { $0 + $1.files.count })"])
+
+        let state = RunState()
+        let analyse = DispatchQueue(label: "ingest.analyse", attributes: .concurrent)
+        let writer = DispatchQueue(label: "ingest.commit")
+        let photoSlots = DispatchSemaphore(value: max(1, config.workers))
+        let setSlots = DispatchSemaphore(value: 2)
+        let allCommitted = DispatchGroup()
+
+        for set in sets {
+            setSlots.wait()
+            if state.stopReason != nil {
+                setSlots.signal()
+                break
+            }
+            let setStarted = Date()
+            let results = ResultSlots(count: set.files.count)
+            let analysed = DispatchGroup()
+            for (index, file) in set.files.enumerated() {
+                photoSlots.wait()
+                analysed.enter()
+                analyse.async {
+                    results.store(analyzer.analyse(file), at: index)
+                    photoSlots.signal()
+                    analysed.leave()
+                }
+            }
+            allCommitted.enter()
+            analysed.notify(queue: writer) { [self] in
+                defer {
+                    setSlots.signal()
+                    allCommitted.leave()
+                }
+                guard state.stopReason == nil else {
+                    results.all.forEach { if case .success(let photo) = $0 { unlink(photo.thumbnail.path) } }
+                    return
+                }
+                do {
+                    var report = try committer.commit(set, results: results.all, runId: run.id)
+                    report.seconds = Date().timeIntervalSince(setStarted)
+                    log(report)
+                    state.add(report)
+                } catch {
+                    logger.critical("run stopped", metadata: ["set": "\(set.name)", "error": "\(error)"])
+                    state.stop(because: "\(error)")
+                }
+            }
+        }
+        allCommitted.wait()
+
+        var summary = state.summary
+        summary.seconds = Date().timeIntervalSince(started)
+        run.finishedAt = Self.timestamp(Date())
+        run.sets = summary.sets.count
+        run.captures = summary.captures
+        run.photos = summary.photos
+        run.duplicates = summary.duplicates.count
+        run.quarantined = summary.quarantined.count
+        run.failed = summary.failed.count
+        try catalogue.finishRun(run)
+        return summary
+    }
+
+    private func log(_ report: SetReport) {
+        logger.info("set committed", metadata: [
+            "set": "\(report.name)", "captures": "\(report.captures)", "photos": "\(report.photos)",
+            "duplicates": "\(report.duplicates.count)", "quarantined": "\(report.quarantined.count)",
+            "failed": "\(report.failed.count)", "seconds": "\(String(format: "%.2f", report.seconds))",
+        ])
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        CaptureTime(utc: date.timeIntervalSince1970, offsetSeconds: 0, hasFraction: true, source: .fileTime).iso8601
+    }
+}
+
+/// The analyses of one set, filled in by the workers in any order.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<AnalysedPhoto, PhotoError>?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func store(_ result: Result<AnalysedPhoto, PhotoError>, at index: Int) {
+        lock.lock()
+        slots[index] = result
+        lock.unlock()
+    }
+
+    /// Every result, in file order; call once all workers have finished.
+    var all: [Result<AnalysedPhoto, PhotoError>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0 ?? .failure(.library("not analysed")) }
+    }
+}
+
+/// What the writer has done so far, shared with the loop that feeds the workers.
+private final class RunState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [SetReport] = []
+    private var reason: String?
+
+    var stopReason: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return reason
+    }
+
+    func stop(because reason: String) {
+        lock.lock()
+        self.reason = self.reason ?? reason
+        lock.unlock()
+    }
+
+    func add(_ report: SetReport) {
+        lock.lock()
+        reports.append(report)
+        lock.unlock()
+    }
+
+    var summary: RunSummary {
+        lock.lock()
+        defer { lock.unlock() }
+        var summary = RunSummary()
+        summary.sets = reports
+        summary.stoppedEarly = reason
+        return summary
+    }
+}

@@ -1,0 +1,32 @@
+/// Why a file in a set is not catalogued as a photo. Its `reason` is what the quarantine's
+/// `.reason` file and the run summary say.
+public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case symbolicLink
+    case notRegularFile(kind: String)
+    case unreadable(String)
+    case tooLarge(bytes: Int64, limit: Int64)
+    case notAnImage
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    case undecodable(String)
+    case changedWhileReading
+    case library(String)
+
+    public var reason: String {
+        switch self {
+        case .empty: "empty file"
+        case .symbolicLink: "symbolic link (never followed)"
+        case .notRegularFile(let kind): "not a regular file (\(kind))"
+        case .unreadable(let why): "cannot read: \(why)"
+        case .tooLarge(let bytes, let limit): "file too large: \(bytes) bytes, the limit is \(limit)"
+        case .notAnImage: "not an image in a supported format (JPEG, PNG, WebP, TIFF, HEIC)"
+        case .tooManyPixels(let width, let height, let limit):
+            "too many pixels: \(width)×\(height) is over maxPixels \(limit)"
+        case .undecodable(let why): "truncated or corrupt image: \(why)"
+        case .changedWhileReading: "the file changed while it was read"
+        case .library(let why): why
+        }
+    }
+
+    public var description: String { reason }
+}

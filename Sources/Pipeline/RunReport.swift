@@ -1,0 +1,52 @@
+/// A file the run did not catalogue, and why; `keptAt` says where its content is now.
+public struct FileReport: Sendable, Equatable {
+    /// `set/relative/path` as it was in the inbox.
+    public var path: String
+    public var reason: String
+    public var keptAt: String?
+
+    public init(path: String, reason: String, keptAt: String?) {
+        self.path = path
+        self.reason = reason
+        self.keptAt = keptAt
+    }
+}
+
+/// What became of one set.
+public struct SetReport: Sendable {
+    public var name: String
+    public var captures = 0
+    public var photos = 0
+    public var duplicates: [FileReport] = []
+    public var quarantined: [FileReport] = []
+    /// Files the set could not commit: they stay in the inbox for the next run.
+    public var failed: [FileReport] = []
+    /// Hidden files and unreadable names, left in place.
+    public var ignored: [String] = []
+    /// Photos already catalogued from this very inbox path by an interrupted earlier run.
+    public var alreadyCatalogued = 0
+    public var seconds = 0.0
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+/// The whole run, for the summary and the exit code.
+public struct RunSummary: Sendable {
+    public var sets: [SetReport] = []
+    public var seconds = 0.0
+    /// Set when the run stopped before the end (a full disk); the sets not reached stay in the inbox.
+    public var stoppedEarly: String?
+
+    public init() {}
+
+    public var captures: Int { sets.reduce(0) { $0 + $1.captures } }
+    public var photos: Int { sets.reduce(0) { $0 + $1.photos } }
+    public var duplicates: [FileReport] { sets.flatMap(\.duplicates) }
+    public var quarantined: [FileReport] { sets.flatMap(\.quarantined) }
+    public var failed: [FileReport] { sets.flatMap(\.failed) }
+
+    /// Nothing needs a human: no file quarantined or failed, and the run reached the end.
+    public var isClean: Bool { quarantined.isEmpty && failed.isEmpty && stoppedEarly == nil }
+}

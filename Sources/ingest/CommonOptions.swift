@@ -1,0 +1,82 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Logging
+import Pipeline
+
+/// Options every command shares: where the configuration is, overrides of its paths, and verbosity.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "The pipeline configuration file.")
+    var config = "pipeline.json"
+
+    @Option(help: "The inbox folder, instead of the configuration's.")
+    var inbox: String?
+
+    @Option(help: "The library folder, instead of the configuration's.")
+    var library: String?
+
+    @Option(help: "The catalogue database, instead of the configuration's.")
+    var catalog: String?
+
+    @Option(help: "The quarantine folder, instead of the configuration's.")
+    var quarantine: String?
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Log every set and every file set aside.")
+    var verbose = false
+
+    func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
+    }
+
+    /// The configuration file with the command-line overrides applied (relative to the working folder).
+    func pipelineConfig() throws -> PipelineConfig {
+        let here = FileManager.default.currentDirectoryPath
+        var result = try PipelineConfig.load(path: PipelineConfig.resolve(config, against: here))
+        if let inbox { result.inbox = PipelineConfig.resolve(inbox, against: here) }
+        if let library { result.library = PipelineConfig.resolve(library, against: here) }
+        if let catalog { result.catalog = PipelineConfig.resolve(catalog, against: here) }
+        if let quarantine { result.quarantine = PipelineConfig.resolve(quarantine, against: here) }
+        return result
+    }
+
+    /// Sends log lines to standard error at the chosen verbosity; only the executable does this.
+    func bootstrapLogging() -> Logger {
+        let level: Logger.Level = quiet ? .error : verbose ? .info : .notice
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "ingest")
+    }
+
+    /// Loads the configuration, turning its problems into usage errors (exit 64).
+    func loadConfig() throws -> PipelineConfig {
+        do {
+            return try pipelineConfig()
+        } catch let error as ConfigError {
+            throw UsageError(message: error.description)
+        }
+    }
+}
+
+/// A configuration or usage problem: printed as is, exit code 64 (EX_USAGE).
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+extension ParsableCommand {
+    /// Runs `body`, mapping usage problems to exit 64 with their message on standard error.
+    static func reportingUsageErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as UsageError {
+            FileHandle.standardError.write(Data("ingest: \(error.message)\n".utf8))
+            throw ExitCode(64)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Pipeline
+
+extension Ingest {
+    /// `ingest run`: one sweep of the inbox.
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ingests every photo set in the inbox into the catalogue.",
+            discussion: "Exit codes: 0 all good; 1 the run finished but files were quarantined or failed; 64 usage or configuration error."
+        )
+
+        @OptionGroup var options: CommonOptions
+
+        func run() throws {
+            let config = try Self.reportingUsageErrors { try options.loadConfig() }
+            let logger = options.bootstrapLogging()
+            let catalogue = try Catalogue(path: config.catalog, logger: logger)
+            let summary = try IngestRun(config: config, catalogue: catalogue, logger: logger).run()
+            if !options.quiet || !summary.isClean {
+                print(SummaryPrinter(summary: summary, config: config).text, terminator: "")
+            }
+            if !summary.isClean { throw ExitCode(1) }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Pipeline
+
+/// The run summary as a person reads it: totals first, then every file that needs a look.
+struct SummaryPrinter {
+    var summary: RunSummary
+    var config: PipelineConfig
+
+    var text: String {
+        var lines = [
+            "sets \(summary.sets.count), captures \(summary.captures), photos \(summary.photos), "
+                + "duplicates \(summary.duplicates.count), quarantined \(summary.quarantined.count), "
+                + "failed \(summary.failed.count), seconds \(String(format: "%.1f", summary.seconds))",
+        ]
+        let resumed = summary.sets.reduce(0) { $0 + $1.alreadyCatalogued }
+        if resumed > 0 { lines.append("finished \(resumed) photos an interrupted run had already catalogued") }
+        if let reason = summary.stoppedEarly {
+            lines.append("STOPPED before the end: \(reason); the remaining sets stay in the inbox")
+        }
+        lines += section("quarantined", summary.quarantined)
+        lines += section("duplicates (kept aside)", summary.duplicates)
+        lines += section("failed (left in the inbox)", summary.failed)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func section(_ title: String, _ files: [FileReport]) -> [String] {
+        guard !files.isEmpty else { return [] }
+        return ["\(title):"] + files.map { "  \($0.path): \($0.reason)" + ($0.keptAt.map { " -> \($0)" } ?? "") }
+    }
+}

@@ -1,0 +1,112 @@
+@testable import Catalog
+import Foundation
+import GRDB
+import XCTest
+
+final class CatalogueMigrationTests: XCTestCase {
+    private func makeDatabasePath() throws -> String {
+        try makeTemporaryFolder().appendingPathComponent("catalogue/catalogue.sqlite").path
+    }
+
+    func testOpen_emptyFolder_createsEveryTableWithItsColumns() throws {
+        let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
+        let expected: [String: [String]] = [
+            "run": ["id", "started_at", "finished_at", "inbox", "sets", "captures", "photos", "duplicates",
+                    "quarantined", "failed"],
+            "capture": ["id", "run_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "captured_utc",
+                        "time_source", "photo_count", "quality", "rating", "created_at"],
+            "photo": ["id", "capture_id", "position", "original_name", "source_path", "original_path", "thumb_path",
+                      "thumb_width", "thumb_height", "sha256", "byte_size", "format", "width", "height",
+                      "orientation", "make", "model", "taken_at", "taken_utc", "time_source", "sharpness",
+                      "contrast", "brightness", "decode_confidence", "quality", "rating"],
+            "barcode_hit": ["id", "photo_id", "symbology", "text", "gtin13", "quality", "x", "y", "width", "height"],
+        ]
+        try catalogue.read { db in
+            for (table, columns) in expected {
+                XCTAssertEqual(try db.columns(in: table).map(\.name), columns, table)
+            }
+            let notNull = try db.columns(in: "capture").filter(\.isNotNull).map(\.name)
+            XCTAssertFalse(notNull.contains("barcode"))
+            XCTAssertTrue(notNull.contains("captured_utc"))
+        }
+    }
+
+    func testOpen_emptyFolder_createsForeignKeysAndIndexes() throws {
+        let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
+        try catalogue.read { db in
+            XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
+            XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
+            let photoKeys = try db.foreignKeys(on: "photo")
+            XCTAssertEqual(photoKeys.map(\.destinationTable), ["capture"])
+            XCTAssertEqual(photoKeys.first?.originColumns, ["capture_id"])
+            let captureIndexes = Set(try db.indexes(on: "capture").map(\.columns))
+            for columns in [["captured_utc"], ["barcode"], ["gtin13"], ["set_name"]] {
+                XCTAssertTrue(captureIndexes.contains(columns), "capture\(columns)")
+            }
+            XCTAssertTrue(try db.indexes(on: "photo").contains { $0.columns.first == "capture_id" })
+            XCTAssertTrue(try db.indexes(on: "barcode_hit").contains { $0.columns == ["photo_id"] })
+        }
+    }
+
+    func testOpen_newDatabase_appliesEverySchemaVersion() throws {
+        let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
+        XCTAssertEqual(Catalogue.schemaVersions, ["v1"])
+        let applied = try catalogue.read { db in try Catalogue.migrator.appliedIdentifiers(db) }
+        XCTAssertEqual(applied, Set(Catalogue.schemaVersions))
+    }
+
+    func testOpen_secondTime_keepsDataAndRunsNoMigration() throws {
+        let path = try makeDatabasePath()
+        do {
+            let first = try Catalogue(path: path, logger: testLogger)
+            try first.commit(makeSet(captureId: "c1", firstSeed: 1))
+        }
+        let second = try Catalogue(path: path, logger: testLogger)
+        let counts = try second.counts()
+        XCTAssertEqual([counts.captures, counts.photos, counts.hits], [1, 2, 2])
+        let recorded = try second.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        XCTAssertEqual(recorded, Catalogue.schemaVersions)
+    }
+
+    func testOpen_databaseWithUnknownMigration_throwsNewerSchema() throws {
+        let path = try makeDatabasePath()
+        _ = try Catalogue(path: path, logger: testLogger)
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-from-the-future')")
+        }
+        assertThrows(.newerSchema(path: path, unknownMigrations: ["v9-from-the-future"])) {
+            try Catalogue(path: path, logger: testLogger)
+        }
+    }
+
+    func testOpen_fileThatIsNotSQLite_throwsNotADatabase() throws {
+        let path = try makeDatabasePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let text = String(repeating: "capture_id,set_name,barcode\n", count: 100)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        assertThrows(.notADatabase(path: path)) {
+            try Catalogue(path: path, logger: testLogger)
+        }
+    }
+
+    func testOpen_parentIsAFile_throwsCannotOpenNamingThePath() throws {
+        let blocker = try makeTemporaryFolder().appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let path = blocker.appendingPathComponent("catalogue.sqlite").path
+        XCTAssertThrowsError(try Catalogue(path: path, logger: testLogger)) { error in
+            guard case let .cannotOpen(reportedPath, _)? = error as? CatalogError else {
+                return XCTFail("expected cannotOpen, got \(error)")
+            }
+            XCTAssertEqual(reportedPath, path)
+            XCTAssertTrue("\(error)".hasPrefix(path))
+        }
+    }
+
+    func testNewerSchemaDescription_namesPathAndMigration() {
+        let error = CatalogError.newerSchema(path: "/tmp/c.sqlite", unknownMigrations: ["v2-tags"])
+        XCTAssertTrue(error.description.hasPrefix("/tmp/c.sqlite: "))
+        XCTAssertTrue(error.description.contains("v2-tags"))
+        XCTAssertTrue(error.description.contains("upgrade ingest"))
+    }
+}
