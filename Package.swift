@@ -28,7 +28,10 @@ let package = Package(
             dependencies: [
                 "Catalog", "CVipsShim", "CVips", "CZBar", "CExif",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The pixel loops (quality metrics, barcode locator) are 20× slower unoptimised; debug
+            // builds optimise this module too, so tests and the demo run at a realistic speed.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .target(
             name: "Catalog",

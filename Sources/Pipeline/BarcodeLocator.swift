@@ -29,7 +29,7 @@ struct BarcodeLocator {
     /// Regions smaller than this many cells are noise.
     var minimumCells = 4
     /// At most this many regions per photo, the strongest first.
-    var maximumCandidates = 6
+    var maximumCandidates = 4
 
     /// The cell edge in pixels for an image of this size: about 1/128 of the long edge, at least 8.
     static func cellSize(width: Int, height: Int) -> Int { max(8, max(width, height) / 128) }

@@ -11,9 +11,13 @@ struct ExifInfo: Equatable {
     var make: String?
     var model: String?
 
-    /// Parses an EXIF block as libvips hands it over (`Exif\0\0` then TIFF data); nil when it holds nothing usable.
+    /// Parses an EXIF block as libvips hands it over: `Exif\0\0` then TIFF data from JPEG and HEIC,
+    /// bare TIFF data from PNG and WebP. Nil when it holds nothing usable.
     init?(block: [UInt8]) {
         guard !block.isEmpty, let data = exif_data_new() else { return nil }
+        // libexif only recognises a block that starts with the JPEG APP1 header.
+        let header: [UInt8] = Array("Exif".utf8) + [0, 0]
+        let block = block.starts(with: header) ? block : header + block
         defer { exif_data_unref(data) }
         // No "fixing" to the specification: libexif would otherwise invent mandatory tags
         // (a DateTime of now) and drop tags it does not know.

@@ -53,6 +53,8 @@ public final class PhotoAnalyzer: @unchecked Sendable {
     private let config: PipelineConfig
     private let stagingFolder: String
     private let scanners: ScannerPool
+    /// Scanners for candidate regions turned upright: linear symbologies, every third row only.
+    private let rowScanners: ScannerPool
     /// Photos are decoded with JPEG shrink-on-load down to about this long edge: enough for barcodes
     /// of ≥ 1.5 px per module at phone resolutions, and 4× fewer pixels than a 12 MP decode.
     static let scanEdge = 2000
@@ -64,6 +66,7 @@ public final class PhotoAnalyzer: @unchecked Sendable {
         self.config = config
         self.stagingFolder = stagingFolder
         scanners = ScannerPool(symbologies: config.symbologies)
+        rowScanners = ScannerPool(symbologies: config.symbologies.filter { $0 != .qr }, rowStep: 3)
     }
 
     /// The photo's analysis, or why it is not a usable photo.
@@ -107,12 +110,13 @@ public final class PhotoAnalyzer: @unchecked Sendable {
         var found: [BarcodeReading] = []
         for candidate in BarcodeLocator().candidates(in: decoded.grey) {
             let longEdge = Double(max(candidate.box.width, candidate.box.height))
-            let scale = min(3, max(1.5, 900 / longEdge))
-            let smoothing = candidate.isLinear ? [7, 1] : [1]
-            for rows in smoothing {
+            let scale = min(3, max(1.5, 700 / longEdge))
+            // Upright bars are read along rows of the smoothed region; a 2-D code needs the full scan.
+            let attempts: [(rows: Int, pool: ScannerPool)] = candidate.isLinear ? [(7, rowScanners), (1, scanners)] : [(1, scanners)]
+            for (rows, pool) in attempts {
                 let region = try decoded.greyImage.region(candidate.box, angle: candidate.angle, scale: scale,
                                                           smoothRows: rows).pixels()
-                let readings = scanners.withScanner { $0.scan(region) }.compactMap(GTIN.reading(from:))
+                let readings = pool.withScanner { $0.scan(region) }.compactMap(GTIN.reading(from:))
                 guard !readings.isEmpty else { continue }
                 found += readings.map { reading in
                     var placed = reading
@@ -188,14 +192,16 @@ private final class ScannerPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [BarcodeScanner] = []
     private let symbologies: Set<Symbology>
+    private let rowStep: Int?
 
-    init(symbologies: Set<Symbology>) {
+    init(symbologies: Set<Symbology>, rowStep: Int? = nil) {
         self.symbologies = symbologies
+        self.rowStep = rowStep
     }
 
     func withScanner<T>(_ body: (BarcodeScanner) -> T) -> T {
         lock.lock()
-        let scanner = idle.popLast() ?? BarcodeScanner(symbologies: symbologies)
+        let scanner = idle.popLast() ?? BarcodeScanner(symbologies: symbologies, rowStep: rowStep)
         lock.unlock()
         defer {
             lock.lock()
