@@ -22,6 +22,12 @@ extension Catalogue {
         }
     }
 
+    /// The catalogued photo with this SHA-256, if any; nil also when the catalogue cannot be read,
+    /// so a caller deciding whether to analyse a photo errs on the side of analysing it.
+    public func photo(withSHA256 hash: String) -> Photo? {
+        try? read { db in try Photo.filter(Photo.QueryColumns.sha256 == hash).fetchOne(db) }
+    }
+
     /// The captures `filter` matches, newest first (`capturedUTC` descending, then id).
     public func captures(matching filter: CaptureFilter = .init()) throws -> [Capture] {
         try read { db in try filter.request().fetchAll(db) }

@@ -48,13 +48,13 @@ public final class IngestRun {
                 break
             }
             let setStarted = Date()
-            let results = ResultSlots(count: set.files.count)
+            let results = ResultSlots(files: set.files)
             let analysed = DispatchGroup()
             for (index, file) in set.files.enumerated() {
                 photoSlots.wait()
                 analysed.enter()
                 analyse.async {
-                    results.store(analyzer.analyse(file), at: index)
+                    results.store(analyzer.analyse(file, catalogued: self.catalogue.photo(withSHA256:)), at: index)
                     photoSlots.signal()
                     analysed.leave()
                 }
@@ -66,7 +66,7 @@ public final class IngestRun {
                     allCommitted.leave()
                 }
                 guard state.stopReason == nil else {
-                    results.all.forEach { if case .success(let photo) = $0 { unlink(photo.thumbnail.path) } }
+                    results.all.forEach { if case .analysed(let photo) = $0 { unlink(photo.thumbnail.path) } }
                     return
                 }
                 do {
@@ -111,23 +111,25 @@ public final class IngestRun {
 /// The analyses of one set, filled in by the workers in any order.
 private final class ResultSlots: @unchecked Sendable {
     private let lock = NSLock()
-    private var slots: [Result<AnalysedPhoto, PhotoError>?]
+    private var slots: [PhotoOutcome?]
+    private let files: [InboxFile]
 
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
+    init(files: [InboxFile]) {
+        self.files = files
+        slots = Array(repeating: nil, count: files.count)
     }
 
-    func store(_ result: Result<AnalysedPhoto, PhotoError>, at index: Int) {
+    func store(_ result: PhotoOutcome, at index: Int) {
         lock.lock()
         slots[index] = result
         lock.unlock()
     }
 
     /// Every result, in file order; call once all workers have finished.
-    var all: [Result<AnalysedPhoto, PhotoError>] {
+    var all: [PhotoOutcome] {
         lock.lock()
         defer { lock.unlock() }
-        return slots.map { $0 ?? .failure(.library("not analysed")) }
+        return slots.enumerated().map { $1 ?? .rejected(files[$0], .library("not analysed")) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 
 /// A file of a set, as found in the inbox.
@@ -39,6 +40,16 @@ public struct AnalysedPhoto: Sendable {
     public var primaryBarcode: BarcodeReading? { barcodes.first }
 }
 
+/// What became of one file of a set after analysis.
+public enum PhotoOutcome: Sendable {
+    /// Decoded and measured; ready to commit.
+    case analysed(AnalysedPhoto)
+    /// Its bytes are already in the catalogue as `existing`: not decoded again.
+    case catalogued(InboxFile, existing: Photo)
+    /// Not a usable photo.
+    case rejected(InboxFile, PhotoError)
+}
+
 /// A thumbnail written to the staging folder, to be moved into the library on commit.
 public struct StagedThumbnail: Sendable {
     public var path: String
@@ -69,19 +80,22 @@ public final class PhotoAnalyzer: @unchecked Sendable {
         rowScanners = ScannerPool(symbologies: config.symbologies.filter { $0 != .qr }, rowStep: 3)
     }
 
-    /// The photo's analysis, or why it is not a usable photo.
-    public func analyse(_ file: InboxFile) -> Result<AnalysedPhoto, PhotoError> {
+    /// The photo's analysis, or why it is not a usable photo. `catalogued` looks a SHA-256 up in the
+    /// catalogue: a photo already there is reported as such without being decoded.
+    public func analyse(_ file: InboxFile, catalogued: (String) -> Photo? = { _ in nil }) -> PhotoOutcome {
         do {
-            return .success(try analyseOrThrow(file))
+            return try analyseOrThrow(file, catalogued: catalogued)
         } catch let error as PhotoError {
-            return .failure(error)
+            return .rejected(file, error)
         } catch {
-            return .failure(.library(String(describing: error)))
+            return .rejected(file, .library(String(describing: error)))
         }
     }
 
-    private func analyseOrThrow(_ file: InboxFile) throws -> AnalysedPhoto {
+    private func analyseOrThrow(_ file: InboxFile, catalogued: (String) -> Photo?) throws -> PhotoOutcome {
         let snapshot = try FileSnapshot.read(file.absolutePath, maxBytes: config.maxFileBytes)
+        let sha256 = snapshot.sha256
+        if let existing = catalogued(sha256) { return .catalogued(file, existing: existing) }
         let decoded = try snapshot.bytes.withUnsafeBytes { bytes -> DecodedPhoto in
             guard let format = Vips.format(of: bytes) else { throw PhotoError.notAnImage }
             return try decode(bytes, format: format)
@@ -94,12 +108,12 @@ public final class PhotoAnalyzer: @unchecked Sendable {
         let sideways = decoded.orientation >= 5
         let thumbPath = (stagingFolder as NSString).appendingPathComponent(UUID().uuidString.lowercased() + ".jpg")
         try Data(decoded.thumbnailJPEG).write(to: URL(fileURLWithPath: thumbPath))
-        return AnalysedPhoto(
-            file: file, sha256: snapshot.sha256, byteSize: snapshot.size, format: decoded.format,
+        return .analysed(AnalysedPhoto(
+            file: file, sha256: sha256, byteSize: snapshot.size, format: decoded.format,
             width: sideways ? decoded.height : decoded.width, height: sideways ? decoded.width : decoded.height,
             orientation: decoded.orientation, make: exif?.make, model: exif?.model, time: time,
             barcodes: barcodes, quality: PhotoQuality(measuring: decoded.measureGrey, barcodes: barcodes),
-            thumbnail: StagedThumbnail(path: thumbPath, width: decoded.thumbnailWidth, height: decoded.thumbnailHeight))
+            thumbnail: StagedThumbnail(path: thumbPath, width: decoded.thumbnailWidth, height: decoded.thumbnailHeight)))
     }
 
     /// Barcodes in the whole frame; where there are none, in the candidate regions the locator finds,

@@ -23,7 +23,7 @@ public struct SetReport: Sendable {
     public var failed: [FileReport] = []
     /// Hidden files and unreadable names, left in place.
     public var ignored: [String] = []
-    /// Photos already catalogued from this very inbox path by an interrupted earlier run.
+    /// Photos catalogued from this very set and path by an earlier run in `copy` mode, skipped.
     public var alreadyCatalogued = 0
     public var seconds = 0.0
 

@@ -30,22 +30,38 @@ final class SetCommitter {
 
     /// Commits one analysed set. Throws only what must stop the run (a full disk); any other failure
     /// leaves the set's photos in the inbox and is reported in the set's `failed` list.
-    func commit(_ set: PhotoSet, results: [Result<AnalysedPhoto, PhotoError>], runId: Int64?) throws -> SetReport {
+    func commit(_ set: PhotoSet, results: [PhotoOutcome], runId: Int64?) throws -> SetReport {
         var report = SetReport(name: set.name)
         report.ignored = set.ignored
         var photos: [AnalysedPhoto] = []
-        for (file, result) in zip(set.files, results) {
+        var firstInSet: [String: AnalysedPhoto] = [:]
+        let known = try catalogue.photos(withSHA256: results.compactMap {
+            if case .analysed(let photo) = $0 { photo.sha256 } else { nil }
+        })
+        for result in results {
             switch result {
-            case .success(let photo): photos.append(photo)
-            case .failure(let error):
+            case .rejected(let file, let error):
                 report.quarantined.append(try quarantine(file, reason: error.reason, folder: layout.quarantine))
+            case .catalogued(let file, let existing):
+                try setAside(file, cataloguedAs: existing, report: &report)
+            case .analysed(let photo):
+                // A photo committed by an earlier set of this run, or twice in this set.
+                if let existing = known[photo.sha256] {
+                    unlink(photo.thumbnail.path)
+                    try setAside(photo.file, cataloguedAs: existing, report: &report)
+                } else if let first = firstInSet[photo.sha256] {
+                    unlink(photo.thumbnail.path)
+                    report.duplicates.append(try quarantine(
+                        photo.file, reason: "duplicate of \(first.file.setName)/\(first.file.relativePath) in the same set",
+                        folder: layout.duplicates))
+                } else {
+                    firstInSet[photo.sha256] = photo
+                    photos.append(photo)
+                }
             }
         }
-        photos = try setAsideKnownPhotos(photos, report: &report)
-        guard !photos.isEmpty else {
-            FileOperations.removeEmptyFolders(set.folder, stoppingAt: config.inbox)
-            return report
-        }
+        defer { FileOperations.removeEmptyFolders(set.folder, stoppingAt: config.inbox) }
+        guard !photos.isEmpty else { return report }
         do {
             report.captures = try place(grouper.group(photos), setName: set.name, runId: runId)
             report.photos = photos.count
@@ -55,46 +71,25 @@ final class SetCommitter {
             logger.error("set not committed, its photos stay in the inbox",
                          metadata: ["set": "\(set.name)", "error": "\(error)"])
             report.failed += photos.map {
-                FileReport(path: "\(set.name)/\($0.file.relativePath)", reason: "not committed: \(error)", keptAt: $0.file.absolutePath)
+                FileReport(path: "\(set.name)/\($0.file.relativePath)", reason: "not committed: \(error)",
+                           keptAt: $0.file.absolutePath)
             }
             photos.forEach { unlink($0.thumbnail.path) }
         }
-        FileOperations.removeEmptyFolders(set.folder, stoppingAt: config.inbox)
         return report
     }
 
-    /// Removes photos already in the catalogue from the set: byte-identical copies go to the
-    /// quarantine's `duplicates` folder; photos an interrupted run had already committed from this
-    /// same inbox path are finished (removed from the inbox in `move` mode, left in `copy` mode).
-    private func setAsideKnownPhotos(_ photos: [AnalysedPhoto], report: inout SetReport) throws -> [AnalysedPhoto] {
-        let known = try catalogue.photos(withSHA256: photos.map(\.sha256))
-        var firstInSet: [String: AnalysedPhoto] = [:]
-        var fresh: [AnalysedPhoto] = []
-        for photo in photos {
-            if let earlier = known[photo.sha256] {
-                let capture = try catalogue.capture(idPrefix: earlier.captureId)
-                if capture?.setName == photo.file.setName, earlier.sourcePath == photo.file.relativePath {
-                    if config.originals == .move, FileOperations.exists(layout.absolute(earlier.originalPath)) {
-                        try FileOperations.remove(photo.file.absolutePath)
-                    }
-                    report.alreadyCatalogued += 1
-                } else {
-                    report.duplicates.append(try quarantine(
-                        photo.file, reason: "duplicate of \(earlier.originalPath) (capture \(earlier.captureId))",
-                        folder: layout.duplicates))
-                }
-                unlink(photo.thumbnail.path)
-            } else if let first = firstInSet[photo.sha256] {
-                report.duplicates.append(try quarantine(
-                    photo.file, reason: "duplicate of \(first.file.setName)/\(first.file.relativePath) in the same set",
-                    folder: layout.duplicates))
-                unlink(photo.thumbnail.path)
-            } else {
-                firstInSet[photo.sha256] = photo
-                fresh.append(photo)
-            }
+    /// A photo whose bytes are catalogued already. In `copy` mode the inbox keeps its originals, so a
+    /// photo catalogued from this very set and path is simply skipped; anything else is a
+    /// byte-identical duplicate and goes to the quarantine's `duplicates` folder.
+    private func setAside(_ file: InboxFile, cataloguedAs existing: Photo, report: inout SetReport) throws {
+        if config.originals == .copy, existing.sourcePath == file.relativePath,
+           try catalogue.capture(idPrefix: existing.captureId)?.setName == file.setName {
+            report.alreadyCatalogued += 1
+            return
         }
-        return fresh
+        report.duplicates.append(try quarantine(
+            file, reason: "duplicate of \(existing.originalPath) (capture \(existing.captureId))", folder: layout.duplicates))
     }
 
     /// Steps 1–4 of the protocol for the set's captures.

@@ -14,7 +14,14 @@ extension Ingest {
         @OptionGroup var options: CommonOptions
 
         func run() throws {
-            let config = try Self.reportingUsageErrors { try options.loadConfig() }
+            let config = try Self.reportingUsageErrors { () throws -> PipelineConfig in
+                let config = try options.loadConfig()
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: config.inbox, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw UsageError(message: "the inbox \(config.inbox) is not a folder (set \"inbox\" in the configuration or pass --inbox)")
+                }
+                return config
+            }
             let logger = options.bootstrapLogging()
             let catalogue = try Catalogue(path: config.catalog, logger: logger)
             let summary = try IngestRun(config: config, catalogue: catalogue, logger: logger).run()

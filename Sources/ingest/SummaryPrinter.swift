@@ -13,7 +13,7 @@ struct SummaryPrinter {
                 + "failed \(summary.failed.count), seconds \(String(format: "%.1f", summary.seconds))",
         ]
         let resumed = summary.sets.reduce(0) { $0 + $1.alreadyCatalogued }
-        if resumed > 0 { lines.append("finished \(resumed) photos an interrupted run had already catalogued") }
+        if resumed > 0 { lines.append("skipped \(resumed) photos this inbox still holds from earlier runs (originals: copy)") }
         if let reason = summary.stoppedEarly {
             lines.append("STOPPED before the end: \(reason); the remaining sets stay in the inbox")
         }

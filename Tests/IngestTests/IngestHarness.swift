@@ -1,0 +1,122 @@
+import Catalog
+import Foundation
+import Logging
+import XCTest
+
+/// Runs the built `ingest` binary and the shared corpus tools for end-to-end tests.
+enum IngestHarness {
+    /// The package root, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared` beside the package root, as CI lays it out.
+    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    /// The `ingest` executable built next to this test bundle.
+    static var binary: URL {
+        let bundleFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for folder in [bundleFolder, bundleFolder.deletingLastPathComponent()] {
+            let candidate = folder.appendingPathComponent("ingest")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return packageRoot.appendingPathComponent(".build/debug/ingest")
+    }
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `executable` with `arguments` in `folder` and waits for it.
+    @discardableResult
+    static func execute(_ executable: URL, _ arguments: [String], in folder: URL) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        // Files, not pipes: a chatty child can never block on a full pipe.
+        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: errFile)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: outFile)
+        process.standardError = try FileHandle(forWritingTo: errFile)
+        try process.run()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus,
+                       stdout: String(decoding: try Data(contentsOf: outFile), as: UTF8.self),
+                       stderr: String(decoding: try Data(contentsOf: errFile), as: UTF8.self))
+    }
+
+    /// Runs `ingest` with `arguments` in `folder`.
+    @discardableResult
+    static func ingest(_ arguments: [String], in folder: URL) throws -> Outcome {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary.path),
+                      "the ingest binary is missing at \(binary.path): run `swift build` first")
+        return try execute(binary, arguments, in: folder)
+    }
+
+    /// Runs a shell command line (for python3, cp and the like); fails the test when it fails.
+    @discardableResult
+    static func shell(_ command: String, in folder: URL) throws -> String {
+        let outcome = try execute(URL(fileURLWithPath: "/bin/bash"), ["-c", command], in: folder)
+        XCTAssertEqual(outcome.status, 0, "`\(command)` failed: \(outcome.stderr)")
+        return outcome.stdout
+    }
+
+    /// A new empty temporary folder.
+    static func temporaryFolder(_ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ingest-\(name)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Writes a pipeline.json with `settings` into `folder`.
+    static func writeConfig(_ settings: [String: Any], in folder: URL) throws {
+        let data = try JSONSerialization.data(withJSONObject: settings, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: folder.appendingPathComponent("pipeline.json"))
+    }
+
+    /// Opens the catalogue a run made, for checking rows.
+    static func catalogue(at path: URL) throws -> Catalogue {
+        try Catalogue(path: path.path, logger: Logger(label: "test"))
+    }
+
+    /// Width and height from a JPEG's start-of-frame marker.
+    static func jpegSize(_ url: URL) throws -> (width: Int, height: Int)? {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        var i = 2
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        while i + 9 < bytes.count {
+            guard bytes[i] == 0xFF else { return nil }
+            let marker = bytes[i + 1]
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
+                let height = Int(bytes[i + 5]) << 8 | Int(bytes[i + 6])
+                let width = Int(bytes[i + 7]) << 8 | Int(bytes[i + 8])
+                return (width, height)
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    /// Every file below `folder` (not following links), as paths relative to it.
+    static func files(under folder: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var found: [String] = []
+        while let path = walker.nextObject() as? String {
+            var info = stat()
+            if lstat(folder.appendingPathComponent(path).path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+                found.append(path)
+            }
+        }
+        return found.sorted()
+    }
+}
