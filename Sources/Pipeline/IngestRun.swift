@@ -13,6 +13,10 @@ public final class IngestRun {
     private let catalogue: Catalogue
     private let logger: Logger
     private let layout: LibraryLayout
+    private let stopRequest = StopRequest()
+
+    /// Called from worker threads after each photo; must be quick and thread-safe.
+    public var onProgress: (@Sendable (RunProgress) -> Void)?
 
     public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) {
         self.config = config
@@ -21,15 +25,21 @@ public final class IngestRun {
         layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
     }
 
-    /// Runs the sweep. Throws when the run cannot start (inbox unreadable, library not writable);
-    /// problems with single files or sets end up in the summary instead.
+    /// Sweeps the whole inbox. Throws when the run cannot start (inbox unreadable, library not
+    /// writable); problems with single files or sets end up in the summary instead.
     public func run() throws -> RunSummary {
+        try run(sets: PhotoSet.sets(inInbox: config.inbox))
+    }
+
+    /// Ingests `sets` (those without files are skipped), in order.
+    public func run(sets: [PhotoSet]) throws -> RunSummary {
         let started = Date()
         for folder in [config.library, config.quarantine] { try FileOperations.makeDirectories(folder) }
         let committer = SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger)
         try committer.recover()
         let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging)
-        let sets = try PhotoSet.sets(inInbox: config.inbox).filter { !$0.files.isEmpty }
+        let sets = sets.filter { !$0.files.isEmpty }
+        let progress = ProgressCounter(photos: sets.reduce(0) { $0 + $1.files.count }, sets: sets.count, started: started)
         var run = try catalogue.startRun(inbox: config.inbox, startedAt: Self.timestamp(started))
         logger.info("run started", metadata: ["inbox": "\(config.inbox)", "sets": "\(sets.count)",
                                               "photos": "\(sets.reduce(0) { $0 + $1.files.count })"])
@@ -43,7 +53,7 @@ public final class IngestRun {
 
         for set in sets {
             setSlots.wait()
-            if state.stopReason != nil {
+            if state.stopReason != nil || stopRequest.isRequested {
                 setSlots.signal()
                 break
             }
@@ -56,6 +66,7 @@ public final class IngestRun {
                 analyse.async {
                     results.store(analyzer.analyse(file, catalogued: self.catalogue.photo(withSHA256:)), at: index)
                     photoSlots.signal()
+                    self.onProgress?(progress.photoDone())
                     analysed.leave()
                 }
             }
@@ -74,6 +85,7 @@ public final class IngestRun {
                     report.seconds = Date().timeIntervalSince(setStarted)
                     log(report)
                     state.add(report)
+                    onProgress?(progress.setDone())
                 } catch {
                     logger.critical("run stopped", metadata: ["set": "\(set.name)", "error": "\(error)"])
                     state.stop(because: "\(error)")
@@ -83,6 +95,7 @@ public final class IngestRun {
         allCommitted.wait()
 
         var summary = state.summary
+        summary.interrupted = stopRequest.isRequested && summary.sets.count < sets.count
         summary.seconds = Date().timeIntervalSince(started)
         run.finishedAt = Self.timestamp(Date())
         run.sets = summary.sets.count
@@ -93,6 +106,11 @@ public final class IngestRun {
         run.failed = summary.failed.count
         try catalogue.finishRun(run)
         return summary
+    }
+
+    /// Asks a running `run` to take no new set; sets being analysed or committed finish. Thread-safe.
+    public func requestStop() {
+        stopRequest.request()
     }
 
     private func log(_ report: SetReport) {
@@ -164,5 +182,60 @@ private final class RunState: @unchecked Sendable {
         summary.sets = reports
         summary.stoppedEarly = reason
         return summary
+    }
+}
+
+/// How far a run has come.
+public struct RunProgress: Sendable {
+    public var photosDone: Int
+    public var photosTotal: Int
+    public var setsDone: Int
+    public var setsTotal: Int
+    public var elapsed: Double
+
+    /// Photos per second so far.
+    public var rate: Double { elapsed > 0 ? Double(photosDone) / elapsed : 0 }
+
+    /// Seconds left at the current rate, when it can be told.
+    public var remaining: Double? { rate > 0 ? Double(photosTotal - photosDone) / rate : nil }
+}
+
+private final class ProgressCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: RunProgress
+    private let started: Date
+
+    init(photos: Int, sets: Int, started: Date) {
+        current = RunProgress(photosDone: 0, photosTotal: photos, setsDone: 0, setsTotal: sets, elapsed: 0)
+        self.started = started
+    }
+
+    func photoDone() -> RunProgress { update { $0.photosDone += 1 } }
+
+    func setDone() -> RunProgress { update { $0.setsDone += 1 } }
+
+    private func update(_ change: (inout RunProgress) -> Void) -> RunProgress {
+        lock.lock()
+        defer { lock.unlock() }
+        change(&current)
+        current.elapsed = Date().timeIntervalSince(started)
+        return current
+    }
+}
+
+private final class StopRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requested = false
+
+    var isRequested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return requested
+    }
+
+    func request() {
+        lock.lock()
+        requested = true
+        lock.unlock()
     }
 }

@@ -38,6 +38,8 @@ public struct RunSummary: Sendable {
     public var seconds = 0.0
     /// Set when the run stopped before the end (a full disk); the sets not reached stay in the inbox.
     public var stoppedEarly: String?
+    /// Set when a stop was requested (a signal) before every set was reached; those stay in the inbox.
+    public var interrupted = false
 
     public init() {}
 
