@@ -23,13 +23,18 @@ const char *ingest_loader_for(const void *data, size_t length) {
     return name;
 }
 
-int ingest_load(const void *data, size_t length, int is_jpeg, int shrink, VipsImage **out) {
+int ingest_load(const void *data, size_t length, int is_jpeg, int shrink, int sequential, VipsImage **out) {
+    VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
     if (is_jpeg)
         return vips_jpegload_buffer((void *)data, length, out,
-                                    "shrink", shrink > 0 ? shrink : 1,
+                                    "shrink", shrink > 0 ? shrink : 1, "access", access,
                                     "fail_on", VIPS_FAIL_ON_ERROR, NULL);
-    *out = vips_image_new_from_buffer(data, length, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    *out = vips_image_new_from_buffer(data, length, "", "access", access, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     return *out ? 0 : -1;
+}
+
+int ingest_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
 }
 
 int ingest_grey(VipsImage *in, VipsImage **out) {
@@ -65,7 +70,7 @@ int ingest_resize(VipsImage *in, double scale, VipsImage **out) {
 }
 
 int ingest_jpeg_save(VipsImage *in, int quality, void **data, size_t *length) {
-    return vips_jpegsave_buffer(in, data, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
+    return vips_jpegsave_buffer(in, data, length, "Q", quality, "strip", TRUE, NULL);
 }
 
 int ingest_region(VipsImage *in, int left, int top, int width, int height,
@@ -73,6 +78,10 @@ int ingest_region(VipsImage *in, int left, int top, int width, int height,
     VipsImage *area = NULL, *turned = NULL;
     if (vips_extract_area(in, &area, left, top, width, height, NULL))
         return -1;
+    if (angle == 0.0 && scale == 1.0 && smooth <= 1) {
+        *out = area;
+        return 0;
+    }
     VipsInterpolate *bicubic = vips_interpolate_new("bicubic");
     VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
     int result = vips_similarity(area, &turned, "angle", angle, "scale", scale,
@@ -102,4 +111,9 @@ int ingest_region(VipsImage *in, int left, int top, int width, int height,
     g_object_unref(mask);
     g_object_unref(turned);
     return result;
+}
+
+int ingest_thumbnail_buffer(const void *data, size_t length, int width, VipsImage **out) {
+    return vips_thumbnail_buffer((void *)data, length, out, width, "height", VIPS_MAX_COORD,
+                                 "fail_on", VIPS_FAIL_ON_ERROR, NULL);
 }

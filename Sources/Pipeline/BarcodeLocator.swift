@@ -26,6 +26,11 @@ struct BarcodeLocator {
     /// Structure-tensor coherence above which a cell counts as one-directional; a region is linear
     /// when at least 40 % of its cells are.
     var linearCoherence = 0.75
+    /// Coherence of the linear cells' summed tensor above which a region is one code's bars.
+    var regionCoherence = 0.85
+    /// A cell whose gradients mostly point one way (|Σg| / Σ|g| above this) holds a single step — the
+    /// edge of a drawn shape or a shadow — not the rising and falling edges of bars or modules.
+    var maximumImbalance = 0.5
     /// Regions smaller than this many cells are noise.
     var minimumCells = 4
     /// At most this many regions per photo, the strongest first.
@@ -40,7 +45,7 @@ struct BarcodeLocator {
         let columns = image.width / cell, rows = image.height / cell
         guard columns >= 2, rows >= 2 else { return [] }
         let tensors = Self.cellTensors(image, cell: cell, columns: columns, rows: rows)
-        let marked = tensors.map { $0.energy(cell: cell) >= minimumEnergy }
+        let marked = tensors.map { $0.energy(cell: cell) >= minimumEnergy && $0.imbalance <= maximumImbalance }
         var seen = [Bool](repeating: false, count: marked.count)
         var found: [BarcodeCandidate] = []
         for start in marked.indices where marked[start] && !seen[start] {
@@ -52,7 +57,16 @@ struct BarcodeLocator {
             // The bars decide the direction; the label's border and the digits under the bars do not,
             // so only one-directional cells vote.
             let linearCells = region.filter { tensors[$0].coherence >= linearCoherence }
-            let isLinear = linearCells.count * 5 >= region.count * 2
+            var linearSum = Tensor()
+            for index in linearCells { linearSum.add(tensors[index]) }
+            // Bars share one direction across the whole region; the strokes of text are each
+            // one-directional too, but every which way.
+            let isLinear = linearCells.count * 5 >= region.count * 2 && linearSum.coherence >= regionCoherence
+            // A 2-D code is a compact, squarish patch (a diamond when turned 45°); a word of text is long.
+            let (spanX, spanY) = (Double(columnsSpanned), Double(rowsSpanned))
+            if !isLinear && (max(spanX, spanY) > 1.6 * min(spanX, spanY) || Double(region.count) < 0.45 * spanX * spanY) {
+                continue
+            }
             var sum = Tensor()
             for index in isLinear ? linearCells : region { sum.add(tensors[index]) }
             // The dominant gradient direction θ (from +x towards +y, image y pointing down); libvips
@@ -120,17 +134,33 @@ struct BarcodeLocator {
 /// A 2×2 structure tensor accumulated over pixels.
 private struct Tensor {
     var xx = 0.0, yy = 0.0, xy = 0.0
+    /// Signed and absolute gradient sums, for the balance of rising and falling edges.
+    var sx = 0.0, sy = 0.0, ax = 0.0, ay = 0.0
 
     mutating func add(gx: Double, gy: Double) {
         xx += gx * gx
         yy += gy * gy
         xy += gx * gy
+        sx += gx
+        sy += gy
+        ax += abs(gx)
+        ay += abs(gy)
     }
 
     mutating func add(_ other: Tensor) {
         xx += other.xx
         yy += other.yy
         xy += other.xy
+        sx += other.sx
+        sy += other.sy
+        ax += other.ax
+        ay += other.ay
+    }
+
+    /// 0 when rising and falling edges balance (bars, modules, strokes), 1 for a single step.
+    var imbalance: Double {
+        let total = ax + ay
+        return total > 0 ? (abs(sx) + abs(sy)) / total : 0
     }
 
     /// Mean squared gradient per pixel of one cell.

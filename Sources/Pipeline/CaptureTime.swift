@@ -104,11 +104,13 @@ public struct CaptureTime: Sendable, Equatable, Comparable {
         let value = text.trimmingSpaces
         if value == "Z" { return 0 }
         guard let sign = value.first, sign == "+" || sign == "-" else { return nil }
-        let digits = value.dropFirst().filter { $0 != ":" }
-        guard digits.count == 4, digits.allSatisfy(\.isASCIIDigit),
-              let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)),
-              hours <= 14, minutes < 60, value.dropFirst().count == (value.contains(":") ? 5 : 4) else { return nil }
+        // Exactly `HH:MM` or `HHMM`: a colon anywhere else is malformed.
+        var body = Array(value.dropFirst())
+        if body.count == 5, body[2] == ":" { body.remove(at: 2) }
+        guard body.count == 4, body.allSatisfy(\.isASCIIDigit),
+              let hours = Int(String(body[0...1])), let minutes = Int(String(body[2...3])), minutes < 60 else { return nil }
         let seconds = hours * 3600 + minutes * 60
+        guard seconds <= 14 * 3600 else { return nil }
         return sign == "-" ? -seconds : seconds
     }
 

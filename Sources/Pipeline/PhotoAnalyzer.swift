@@ -63,12 +63,11 @@ public struct StagedThumbnail: Sendable {
 public final class PhotoAnalyzer: @unchecked Sendable {
     private let config: PipelineConfig
     private let stagingFolder: String
-    private let scanners: ScannerPool
-    /// Scanners for candidate regions turned upright: linear symbologies, every third row only.
-    private let rowScanners: ScannerPool
-    /// Photos are decoded with JPEG shrink-on-load down to about this long edge: enough for barcodes
-    /// of ≥ 1.5 px per module at phone resolutions, and 4× fewer pixels than a 12 MP decode.
-    static let scanEdge = 2000
+    private let reader: BarcodeReader
+    /// Photos are decoded once with JPEG shrink-on-load down to about this long edge (a 12 MP photo
+    /// at 1/4): 16× fewer pixels than a full decode, enough for the thumbnail, the quality metrics
+    /// and most barcodes; `BarcodeReader` goes back to full resolution for small ones.
+    static let overviewEdge = 1000
 
     /// - Parameters:
     ///   - stagingFolder: where thumbnails are written until their set is committed; must exist.
@@ -76,8 +75,7 @@ public final class PhotoAnalyzer: @unchecked Sendable {
         try Vips.start()
         self.config = config
         self.stagingFolder = stagingFolder
-        scanners = ScannerPool(symbologies: config.symbologies)
-        rowScanners = ScannerPool(symbologies: config.symbologies.filter { $0 != .qr }, rowStep: 3)
+        reader = BarcodeReader(symbologies: config.symbologies)
     }
 
     /// The photo's analysis, or why it is not a usable photo. `catalogued` looks a SHA-256 up in the
@@ -100,7 +98,7 @@ public final class PhotoAnalyzer: @unchecked Sendable {
             guard let format = Vips.format(of: bytes) else { throw PhotoError.notAnImage }
             return try decode(bytes, format: format)
         }
-        let barcodes = Self.deduplicated(try readBarcodes(decoded))
+        let barcodes = Self.deduplicated(decoded.barcodes)
         let exif = decoded.exif
         let time = CaptureTime.fromExif(dateTime: exif?.dateTimeOriginal, subSeconds: exif?.subSecTimeOriginal,
                                         offset: exif?.offset)
@@ -116,44 +114,14 @@ public final class PhotoAnalyzer: @unchecked Sendable {
             thumbnail: StagedThumbnail(path: thumbPath, width: decoded.thumbnailWidth, height: decoded.thumbnailHeight)))
     }
 
-    /// Barcodes in the whole frame; where there are none, in the candidate regions the locator finds,
-    /// each cut out, turned upright and enlarged so that small or blurred codes decode.
-    private func readBarcodes(_ decoded: DecodedPhoto) throws -> [BarcodeReading] {
-        let whole = scanners.withScanner { $0.scan(decoded.grey) }.compactMap(GTIN.reading(from:))
-        if !whole.isEmpty { return whole.map { $0.scaled(by: decoded.shrink) } }
-        var found: [BarcodeReading] = []
-        for candidate in BarcodeLocator().candidates(in: decoded.grey) {
-            let longEdge = Double(max(candidate.box.width, candidate.box.height))
-            let scale = min(3, max(1.5, 700 / longEdge))
-            // Upright bars are read along rows of the smoothed region; a 2-D code needs the full scan.
-            let attempts: [(rows: Int, pool: ScannerPool)] = candidate.isLinear ? [(7, rowScanners), (1, scanners)] : [(1, scanners)]
-            for (rows, pool) in attempts {
-                let region = try decoded.greyImage.region(candidate.box, angle: candidate.angle, scale: scale,
-                                                          smoothRows: rows).pixels()
-                let readings = pool.withScanner { $0.scan(region) }.compactMap(GTIN.reading(from:))
-                guard !readings.isEmpty else { continue }
-                found += readings.map { reading in
-                    var placed = reading
-                    placed.box = candidate.box
-                    return placed.scaled(by: decoded.shrink)
-                }
-                break
-            }
-        }
-        return found
-    }
-
     /// What one decode yields.
     private struct DecodedPhoto {
         var format: ImageFormat
         var width: Int
         var height: Int
         var orientation: Int
-        var shrink: Int
         var exif: ExifInfo?
-        var grey: GreyImage
-        /// The same grey pixels inside libvips, for cutting out candidate regions.
-        var greyImage: VipsImage
+        var barcodes: [BarcodeReading]
         var measureGrey: GreyImage
         var thumbnailJPEG: [UInt8]
         var thumbnailWidth: Int
@@ -163,26 +131,29 @@ public final class PhotoAnalyzer: @unchecked Sendable {
     private func decode(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) throws -> DecodedPhoto {
         let header = try VipsImage.open(bytes, format: format, shrink: 1)
         let (width, height) = (header.width, header.height)
-        guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= config.maxPixels,
-              !width.multipliedReportingOverflow(by: height).overflow else {
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixelCount <= config.maxPixels else {
             throw PhotoError.tooManyPixels(width: width, height: height, limit: config.maxPixels)
         }
         var shrink = 1
         if format == .jpeg {
-            while shrink < 8, max(width, height) / (shrink * 2) >= Self.scanEdge { shrink *= 2 }
+            while shrink < 8, max(width, height) / (shrink * 2) >= Self.overviewEdge { shrink *= 2 }
         }
-        let lazy = shrink == 1 ? header : try VipsImage.open(bytes, format: format, shrink: shrink)
-        let pixels = try lazy.decodedIntoMemory()
-        let greyImage = try pixels.grey()
+        let overview = try (shrink == 1 ? header : VipsImage.open(bytes, format: format, shrink: shrink))
+            .decodedIntoMemory()
+        let greyImage = try overview.grey()
         let grey = try greyImage.pixels()
+        let barcodes = try reader.read(overview: greyImage, pixels: grey, shrink: shrink) {
+            try VipsImage.open(bytes, format: format, shrink: 1, sequential: true)
+        }
         let longEdge = max(grey.width, grey.height)
         let measureGrey = longEdge > PhotoQuality.measureEdge
             ? try greyImage.resized(by: Double(PhotoQuality.measureEdge) / Double(longEdge)).pixels()
             : grey
-        let thumbnail = try pixels.thumbnail(width: config.thumbnailWidth)
+        let thumbnail = try overview.thumbnail(width: config.thumbnailWidth)
         return DecodedPhoto(
-            format: format, width: width, height: height, orientation: pixels.orientation, shrink: shrink,
-            exif: pixels.exifBlob.flatMap(ExifInfo.init(block:)), grey: grey, greyImage: greyImage, measureGrey: measureGrey,
+            format: format, width: width, height: height, orientation: overview.orientation,
+            exif: overview.exifBlob.flatMap(ExifInfo.init(block:)), barcodes: barcodes, measureGrey: measureGrey,
             thumbnailJPEG: try thumbnail.jpeg(quality: 85),
             thumbnailWidth: thumbnail.width, thumbnailHeight: thumbnail.height)
     }
@@ -198,30 +169,5 @@ public final class PhotoAnalyzer: @unchecked Sendable {
             if $0.quality != $1.quality { return $0.quality > $1.quality }
             return $0.productKey < $1.productKey
         }
-    }
-}
-
-/// ZBar scanners for the workers: one per concurrent analysis, reused across photos.
-private final class ScannerPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var idle: [BarcodeScanner] = []
-    private let symbologies: Set<Symbology>
-    private let rowStep: Int?
-
-    init(symbologies: Set<Symbology>, rowStep: Int? = nil) {
-        self.symbologies = symbologies
-        self.rowStep = rowStep
-    }
-
-    func withScanner<T>(_ body: (BarcodeScanner) -> T) -> T {
-        lock.lock()
-        let scanner = idle.popLast() ?? BarcodeScanner(symbologies: symbologies, rowStep: rowStep)
-        lock.unlock()
-        defer {
-            lock.lock()
-            idle.append(scanner)
-            lock.unlock()
-        }
-        return body(scanner)
     }
 }

@@ -72,11 +72,28 @@ final class VipsImage {
         return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 
-    /// Opens `bytes` lazily (header only); `shrink` is applied while decoding a JPEG.
+    /// Opens `bytes` lazily (header only); `shrink` is applied while decoding a JPEG. A `sequential`
+    /// image is read top to bottom only, and a region of it decodes only the rows down to its bottom.
     /// The bytes must stay alive until `decodedIntoMemory()` has run.
-    static func open(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, shrink: Int) throws -> VipsImage {
+    static func open(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, shrink: Int,
+                     sequential: Bool = false) throws -> VipsImage {
         try make("cannot read the image") { out in
-            ingest_load(bytes.baseAddress, bytes.count, format == .jpeg ? 1 : 0, Int32(shrink), &out)
+            ingest_load(bytes.baseAddress, bytes.count, format == .jpeg ? 1 : 0, Int32(shrink), sequential ? 1 : 0, &out)
+        }
+    }
+
+    /// A thumbnail `width` pixels wide decoded straight from `bytes` with shrink-on-load, upright per
+    /// the EXIF orientation. Lazy: the bytes must stay alive until it is encoded.
+    static func thumbnail(of bytes: UnsafeRawBufferPointer, width: Int) throws -> VipsImage {
+        try make("cannot make the thumbnail") { out in
+            ingest_thumbnail_buffer(bytes.baseAddress, bytes.count, Int32(width), &out)
+        }
+    }
+
+    /// A rectangle of this image, still lazy.
+    func area(_ box: PixelBox) throws -> VipsImage {
+        try Self.make("cannot cut out a region") {
+            ingest_extract_area(pointer, Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height), &$0)
         }
     }
 

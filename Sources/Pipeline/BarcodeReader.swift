@@ -1,0 +1,171 @@
+import Foundation
+
+/// Reads a photo's barcodes from its overview decode, going back to the full-resolution pixels only
+/// for the regions that need them.
+///
+/// 1. ZBar across the whole overview (the photo decoded once, shrunk on load to about 1000 px).
+/// 2. Where that finds nothing: the locator's candidate regions, each cut out of the overview,
+///    turned so its bars stand upright, enlarged and smoothed along the bars, then read again.
+/// 3. Small candidates still unread, when the overview was shrunk: the rows of the original down to the
+///    lowest such candidate are decoded at full resolution (one partial decode per photo), and the
+///    candidates are cut from that instead. Small codes need it: a 1-D code needs about 1.5 px per
+///    module, which a shrunk overview does not keep.
+/// Every reported code passed ZBar's own checks and, for retail codes, the GS1 check digit.
+final class BarcodeReader: @unchecked Sendable {
+    private let frameScanners: ScannerPool
+    /// For regions turned upright: linear symbologies, every third row only.
+    private let rowScanners: ScannerPool
+    private let locator = BarcodeLocator()
+
+    init(symbologies: Set<Symbology>) {
+        frameScanners = ScannerPool(symbologies: symbologies)
+        rowScanners = ScannerPool(symbologies: symbologies.filter { $0 != .qr }, rowStep: 3)
+    }
+
+    /// The photo's barcodes, boxes in full-resolution stored pixels.
+    /// - Parameters:
+    ///   - overview: the grey overview inside libvips, and its pixels.
+    ///   - shrink: how many original pixels one overview pixel spans.
+    ///   - original: opens the original lazily at full resolution (sequential), for step 3.
+    func read(overview: VipsImage, pixels: GreyImage, shrink: Int,
+              original: () throws -> VipsImage) throws -> [BarcodeReading] {
+        let whole = frameScanners.withScanner { $0.scan(pixels) }.compactMap(GTIN.reading(from:))
+        let trusted = whole.filter(Self.isTrusted)
+        if !trusted.isEmpty { return trusted.map { $0.scaled(by: shrink) } }
+        return try readCandidates(overview: overview, pixels: pixels, shrink: shrink, original: original)
+    }
+
+    /// A linear code read across the whole frame by fewer scan lines than this is suspect — a part
+    /// of a larger code (a UPC-E inside an EAN-13) or texture that happens to pass a check digit. It
+    /// is dropped; the candidate regions, read upright and at full resolution, decide instead. Real
+    /// codes are read by dozens of lines.
+    static let trustedQuality = 6
+
+    static func isTrusted(_ reading: BarcodeReading) -> Bool {
+        reading.symbology == .qr || reading.quality >= trustedQuality
+    }
+
+    /// Only regions up to this long edge (overview pixels) are worth a full-resolution look: a code
+    /// too fine for the overview is small there; a large region that did not read is text or pattern.
+    static let smallRegionEdge = 256
+
+    private func readCandidates(overview: VipsImage, pixels: GreyImage, shrink: Int,
+                                original: () throws -> VipsImage) throws -> [BarcodeReading] {
+        var found: [BarcodeReading] = []
+        var unread: [BarcodeCandidate] = []
+        for candidate in locator.candidates(in: pixels) {
+            let readings = try read(candidate, in: overview)
+            if readings.isEmpty && max(candidate.box.width, candidate.box.height) <= Self.smallRegionEdge {
+                unread.append(candidate)
+            }
+            found += readings.map { $0.placed(at: candidate.box.scaled(by: shrink)) }
+        }
+        guard shrink > 1, !unread.isEmpty else { return found }
+
+        // One partial decode: full width, from the top to the lowest unread candidate. The overview
+        // decoded fine, so a failure here is no reason to refuse the photo: it keeps what was read.
+        do {
+            let bottom = unread.map { ($0.box.y + $0.box.height) * shrink }.max()!
+            let full = try original()
+            let rows = PixelBox(x: 0, y: 0, width: full.width, height: min(full.height, bottom))
+            let band = try full.area(rows).decodedIntoMemory().grey()
+            for candidate in unread {
+                var upright = candidate
+                upright.box = candidate.box.scaled(by: shrink).clamped(width: band.width, height: band.height)
+                guard upright.box.width >= 8, upright.box.height >= 8 else { continue }
+                found += try read(upright, in: band, fullResolution: true).map { $0.placed(at: upright.box) }
+            }
+        } catch {
+            return found
+        }
+        return found
+    }
+
+    /// Reads one candidate region of `image`: a 1-D code turned upright, enlarged and smoothed along
+    /// its bars, then (in the overview only, where the direction may be off) as it is; a 2-D code
+    /// enlarged in the overview, taken as it is at full resolution (its modules are large enough there).
+    private func read(_ candidate: BarcodeCandidate, in image: VipsImage, fullResolution: Bool = false) throws -> [BarcodeReading] {
+        let longEdge = Double(max(candidate.box.width, candidate.box.height))
+        let scale = fullResolution ? (candidate.isLinear ? 2 : 1) : min(3, max(1.5, 700 / longEdge))
+        var attempts = [RegionRead(scale: scale, rows: 1, pool: frameScanners)]
+        if candidate.isLinear {
+            attempts = [RegionRead(scale: scale, rows: 7, pool: rowScanners)]
+            if !fullResolution { attempts.append(RegionRead(scale: scale, rows: 1, pool: frameScanners)) }
+        }
+        for attempt in attempts {
+            var readings = try scan(candidate, in: image, attempt)
+            // A weak read of an enlarged, smoothed region can be a misread that passes the check
+            // digit; it counts only when a differently prepared copy of the region reads the same.
+            readings = try readings.filter { reading in
+                guard reading.symbology != .qr, reading.quality < Self.confirmedQuality else { return true }
+                for other in [RegionRead(scale: attempt.scale, rows: 5, pool: rowScanners),
+                              RegionRead(scale: attempt.scale, rows: 9, pool: rowScanners),
+                              RegionRead(scale: attempt.scale * 1.25, rows: 7, pool: rowScanners)]
+                where try scan(candidate, in: image, other).contains(where: { $0.productKey == reading.productKey }) {
+                    return true
+                }
+                return false
+            }
+            if !readings.isEmpty { return readings }
+        }
+        return []
+    }
+
+    /// A region read with fewer agreeing scan lines than this must be confirmed by a second read.
+    static let confirmedQuality = 20
+
+    /// How a region is prepared and scanned.
+    private struct RegionRead {
+        var scale: Double
+        var rows: Int
+        var pool: ScannerPool
+    }
+
+    private func scan(_ candidate: BarcodeCandidate, in image: VipsImage, _ read: RegionRead) throws -> [BarcodeReading] {
+        let region = try image.region(candidate.box, angle: candidate.angle, scale: read.scale, smoothRows: read.rows).pixels()
+        return read.pool.withScanner { $0.scan(region) }.compactMap(GTIN.reading(from:)).filter(Self.isTrusted)
+    }
+}
+
+/// ZBar scanners for the workers: one per concurrent use, reused across photos.
+final class ScannerPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var idle: [BarcodeScanner] = []
+    private let symbologies: Set<Symbology>
+    private let rowStep: Int?
+
+    init(symbologies: Set<Symbology>, rowStep: Int? = nil) {
+        self.symbologies = symbologies
+        self.rowStep = rowStep
+    }
+
+    func withScanner<T>(_ body: (BarcodeScanner) -> T) -> T {
+        lock.lock()
+        let scanner = idle.popLast() ?? BarcodeScanner(symbologies: symbologies, rowStep: rowStep)
+        lock.unlock()
+        defer {
+            lock.lock()
+            idle.append(scanner)
+            lock.unlock()
+        }
+        return body(scanner)
+    }
+}
+
+extension BarcodeReading {
+    /// The reading located at `box` (a region read out of context has only region coordinates).
+    fileprivate func placed(at box: PixelBox) -> BarcodeReading {
+        var copy = self
+        copy.box = box
+        return copy
+    }
+}
+
+extension PixelBox {
+    /// The part of the box inside a `width` × `height` image.
+    func clamped(width: Int, height: Int) -> PixelBox {
+        let x0 = min(max(0, x), width), y0 = min(max(0, y), height)
+        let x1 = min(max(x0, x + self.width), width), y1 = min(max(y0, y + self.height), height)
+        return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

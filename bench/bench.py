@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Speed and recall of `ingest run` against the reference pipelines, side by side in one run.
+
+    bench/bench.py [--sets 40] [--seed 11] [--width 4032] [--height 3024] [--workers 2]
+                   [--work DIR] [--shell] [--skip-build]
+
+Generates (once, cached in the work folder) a corpus with ../shared/corpus/gen_corpus.py, builds
+`ingest` in release mode, then on the same photos, page cache warm, runs:
+
+    ingest           .build/release/ingest run (workers N) + export --csv
+    python baseline  ../shared/bench/baseline_python.py --workers N
+    shell baseline   ../shared/bench/baseline_shell.sh with JOBS=N (only with --shell: slow)
+    vipsthumbnail    vipsthumbnail -s 400x over all photos, one process: the floor, thumbnails only
+
+and prints seconds, photos/s, ingest's speed-up over each, barcode recall, grouping accuracy and
+peak RSS (from /usr/bin/time). Needs the pip packages of gen_corpus.py plus pyvips and pyzbar,
+and the apt packages libvips-tools zbar-tools (and libimage-exiftool-perl sqlite3 for --shell).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, shell=isinstance(cmd, str), check=True, **kw)
+
+
+def timed(cmd, env=None, cwd=None):
+    """Runs cmd under /usr/bin/time; returns (seconds, peak RSS in MB, stdout)."""
+    out = subprocess.run(["/usr/bin/time", "-f", "BENCH %e %M"] + cmd, capture_output=True, text=True,
+                         env=env, cwd=cwd)
+    match = re.search(r"BENCH ([\d.]+) (\d+)", out.stderr)
+    if not match:
+        sys.exit(f"{cmd[0]} failed:\n{out.stderr[-2000:]}")
+    if out.returncode not in (0, 1):
+        sys.exit(f"{cmd[0]} exited {out.returncode}:\n{out.stderr[-2000:]}")
+    return float(match.group(1)), int(match.group(2)) / 1024, out.stdout
+
+
+def score(outdir, expected):
+    text = sh([sys.executable, os.path.join(SHARED, "bench", "score.py"), outdir, expected],
+              capture_output=True, text=True).stdout
+    def field(label):
+        m = re.search(rf"^{label}\s+(\d+)/(\d+)", text, re.M)
+        return f"{m.group(1)}/{m.group(2)}" if m else "?"
+    return {"recall": field("barcode recall"), "grouping": field("grouping accuracy"),
+            "wrong": (re.search(r"^wrong barcodes\s+(\d+)", text, re.M) or [None, "?"])[1], "text": text}
+
+
+def fresh_inbox(corpus, work, name):
+    """A hard-linked copy of the corpus inbox: instant, same page cache, safe to move out of."""
+    inbox = os.path.join(work, name, "inbox")
+    shutil.rmtree(os.path.join(work, name), ignore_errors=True)
+    os.makedirs(os.path.dirname(inbox))
+    sh(["cp", "-al", os.path.join(corpus, "inbox"), inbox])
+    return inbox
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--width", type=int, default=4032)
+    ap.add_argument("--height", type=int, default=3024)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--work", default="/tmp/ingest-bench")
+    ap.add_argument("--shell", action="store_true", help="also run the (slow) shell baseline")
+    ap.add_argument("--skip-build", action="store_true")
+    args = ap.parse_args()
+
+    corpus = os.path.join(args.work, f"corpus-{args.sets}-{args.seed}-{args.width}x{args.height}")
+    expected = os.path.join(corpus, "expected.json")
+    if not os.path.exists(expected):
+        print(f"generating the corpus in {corpus} …", file=sys.stderr)
+        sh([sys.executable, os.path.join(SHARED, "corpus", "gen_corpus.py"), corpus, "--sets", str(args.sets),
+            "--seed", str(args.seed), "--width", str(args.width), "--height", str(args.height)])
+    if not args.skip_build:
+        sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
+    ingest = os.path.join(ROOT, ".build", "release", "ingest")
+    photos = sorted(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(corpus, "inbox")) for f in fs
+                    if f.lower().endswith((".jpg", ".jpeg")) and not f.startswith("."))
+    n = len(photos)
+    sh("cat " + " ".join(f"'{p}'" for p in photos) + " > /dev/null")  # warm the page cache
+
+    results = []
+    # ingest
+    inbox = fresh_inbox(corpus, args.work, "ingest")
+    base = os.path.dirname(inbox)
+    with open(os.path.join(base, "pipeline.json"), "w") as f:
+        json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
+                   "quarantine": "quarantine", "workers": args.workers}, f)
+    seconds, rss, _ = timed([ingest, "run", "--config", os.path.join(base, "pipeline.json"), "--quiet"])
+    sh([ingest, "export", "--config", os.path.join(base, "pipeline.json"), "--csv", os.path.join(base, "captures.csv"),
+        "--quiet"])
+    results.append(("ingest", seconds, rss, score(base, expected)))
+
+    # Python baseline
+    inbox = fresh_inbox(corpus, args.work, "python")
+    out = os.path.join(os.path.dirname(inbox), "out")
+    os.makedirs(out)
+    seconds, rss, _ = timed([sys.executable, os.path.join(SHARED, "bench", "baseline_python.py"), inbox, out,
+                             "--workers", str(args.workers)])
+    results.append(("python baseline", seconds, rss, score(out, expected)))
+
+    if args.shell:
+        inbox = fresh_inbox(corpus, args.work, "shell")
+        out = os.path.join(os.path.dirname(inbox), "out")
+        seconds, rss, _ = timed([os.path.join(SHARED, "bench", "baseline_shell.sh"), inbox, out],
+                                env=dict(os.environ, JOBS=str(args.workers)))
+        results.append(("shell baseline", seconds, rss, score(out, expected)))
+
+    # the floor: thumbnails only, one vipsthumbnail process
+    thumbs = os.path.join(args.work, "vipsthumbnail")
+    shutil.rmtree(thumbs, ignore_errors=True)
+    os.makedirs(thumbs)
+    seconds, rss, _ = timed(["vipsthumbnail", "-s", "400x", "-o", os.path.join(thumbs, "%s.jpg")] + photos)
+    results.append(("vipsthumbnail floor", seconds, rss, None))
+
+    mine = results[0][1]
+    print(f"\n{n} photos of {args.width}x{args.height}, {args.sets} sets (seed {args.seed}), "
+          f"{args.workers} workers, {os.cpu_count()} cores, page cache warm\n")
+    print(f"{'pipeline':<20} {'seconds':>8} {'photos/s':>9} {'ingest is':>10} {'recall':>7} {'grouping':>9} "
+          f"{'wrong':>6} {'peak RSS':>9}")
+    for name, seconds, rss, s in results:
+        ratio = "—" if name == "ingest" else f"{seconds / mine:.1f}x"
+        recall, grouping, wrong = (s["recall"], s["grouping"], s["wrong"]) if s else ("—", "—", "—")
+        print(f"{name:<20} {seconds:>8.1f} {n / seconds:>9.1f} {ratio:>10} {recall:>7} {grouping:>9} {wrong:>6} "
+              f"{rss:>7.0f}MB")
+    print("\n'ingest is' = that pipeline's seconds / ingest's seconds (above 1: ingest is faster).")
+
+
+if __name__ == "__main__":
+    main()
