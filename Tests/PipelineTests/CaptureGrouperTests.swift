@@ -1,0 +1,150 @@
+@testable import Pipeline
+import XCTest
+
+/// The least a photo needs to be grouped.
+private struct TestPhoto: Groupable, Equatable {
+    var groupingName: String
+    var time: CaptureTime
+    var primaryBarcode: BarcodeReading?
+
+    /// A photo taken `seconds` after a fixed instant, with a known offset (source `.exif`).
+    init(_ name: String, at seconds: Double, _ barcode: BarcodeReading? = nil) {
+        self.init(name, time: CaptureTime(utc: 1_800_000_000 + seconds, offsetSeconds: 0, hasFraction: false,
+                                          source: .exif), barcode)
+    }
+
+    init(_ name: String, time: CaptureTime, _ barcode: BarcodeReading? = nil) {
+        groupingName = name
+        self.time = time
+        primaryBarcode = barcode
+    }
+}
+
+private let coffee = makeReading(.ean13, "4006381333931", gtin13: "4006381333931")
+private let tea = makeReading(.ean13, "5901234123457", gtin13: "5901234123457")
+private let colaUPC = makeReading(.upcA, "036000291452", gtin13: "0036000291452")
+private let colaEAN = makeReading(.ean13, "0036000291452", gtin13: "0036000291452")
+
+final class CaptureGrouperTests: XCTestCase {
+    private let grouper = CaptureGrouper(gapSeconds: 60, mode: .time)
+
+    /// The captures as lists of photo names, which is what most tests are about.
+    private func names(_ groups: [PhotoGroup<TestPhoto>]) -> [[String]] {
+        groups.map { $0.photos.map(\.groupingName) }
+    }
+
+    func testGroup_whenBarcodeChanges_startsNewCapture() {
+        let groups = grouper.group([TestPhoto("a", at: 0, coffee), TestPhoto("b", at: 5, tea)])
+        XCTAssertEqual(names(groups), [["a"], ["b"]])
+        XCTAssertEqual(groups.map(\.barcode), [coffee, tea])
+    }
+
+    func testGroup_whenSameBarcodeRepeats_continuesCapture() {
+        let groups = grouper.group([TestPhoto("a", at: 0, coffee), TestPhoto("b", at: 5), TestPhoto("c", at: 10, coffee)])
+        XCTAssertEqual(names(groups), [["a", "b", "c"]])
+        XCTAssertEqual(groups.first?.barcode, coffee)
+    }
+
+    func testGroup_whenGapExceedsLimit_startsNewCapture() {
+        let groups = grouper.group([TestPhoto("a", at: 0, coffee), TestPhoto("b", at: 60.001, coffee)])
+        XCTAssertEqual(names(groups), [["a"], ["b"]])
+        XCTAssertEqual(groups.map(\.barcode), [coffee, coffee], "each capture keeps its own barcode")
+    }
+
+    func testGroup_whenGapEqualsLimit_continuesCapture() {
+        let groups = grouper.group([TestPhoto("a", at: 0), TestPhoto("b", at: 60), TestPhoto("c", at: 120)])
+        XCTAssertEqual(names(groups), [["a", "b", "c"]], "the gap is measured to the previous photo, not the first")
+    }
+
+    func testGroup_frontPhotoBeforeBarcodePhoto_joinsItsCapture() {
+        let groups = grouper.group([TestPhoto("front", at: 0), TestPhoto("back", at: 20, coffee),
+                                    TestPhoto("next-front", at: 30), TestPhoto("next-back", at: 40, tea)])
+        XCTAssertEqual(names(groups), [["front", "back", "next-front"], ["next-back"]])
+        XCTAssertEqual(groups.map(\.barcode), [coffee, tea])
+    }
+
+    func testGroup_photosWithoutAnyBarcode_formCaptureWithoutBarcode() throws {
+        let groups = grouper.group([TestPhoto("a", at: 0), TestPhoto("b", at: 1)])
+        XCTAssertEqual(names(groups), [["a", "b"]])
+        XCTAssertNil(try XCTUnwrap(groups.first).barcode)
+    }
+
+    func testGroup_captureBarcode_isFirstInTimeOrderNotInInputOrder() {
+        let late = makeReading(.ean13, "4006381333931", gtin13: "4006381333931", quality: 9)
+        let groups = grouper.group([TestPhoto("b", at: 10, late), TestPhoto("a", at: 0, coffee)])
+        XCTAssertEqual(names(groups), [["a", "b"]])
+        XCTAssertEqual(groups.first?.barcode?.quality, coffee.quality, "the earlier photo's reading, not the better one")
+    }
+
+    func testGroup_upcAAndEAN13OfSameGTIN_areSameProduct() {
+        let groups = grouper.group([TestPhoto("a", at: 0, colaUPC), TestPhoto("b", at: 5, colaEAN)])
+        XCTAssertEqual(names(groups), [["a", "b"]])
+        XCTAssertEqual(groups.first?.barcode, colaUPC)
+    }
+
+    func testGroup_sameInstant_ordersByName() {
+        let groups = grouper.group([TestPhoto("IMG_2.jpg", at: 0), TestPhoto("IMG_1.jpg", at: 0),
+                                    TestPhoto("IMG_0.jpg", at: -1)])
+        XCTAssertEqual(names(groups), [["IMG_0.jpg", "IMG_1.jpg", "IMG_2.jpg"]])
+    }
+
+    func testGroup_sameInstantDifferentBarcodes_splitInNameOrder() {
+        let groups = grouper.group([TestPhoto("b", at: 0, tea), TestPhoto("a", at: 0, coffee)])
+        XCTAssertEqual(names(groups), [["a"], ["b"]])
+        XCTAssertEqual(groups.map(\.barcode), [coffee, tea])
+    }
+
+    func testGroup_shuffledInput_givesSameCaptures() {
+        let photos = [TestPhoto("f1", at: 0), TestPhoto("b1", at: 10, coffee), TestPhoto("x1", at: 10),
+                      TestPhoto("b2", at: 20, tea), TestPhoto("late", at: 200), TestPhoto("b3", at: 230, tea),
+                      TestPhoto("b4", at: 240, coffee)]
+        let expected = [["f1", "b1", "x1"], ["b2"], ["late", "b3"], ["b4"]]
+        XCTAssertEqual(names(grouper.group(photos)), expected)
+        var random = SplitMix64(seed: 42)
+        for _ in 0..<20 {
+            let shuffled = photos.shuffled(using: &random)
+            let groups = grouper.group(shuffled)
+            XCTAssertEqual(names(groups), expected, "input \(shuffled.map(\.groupingName))")
+            XCTAssertEqual(groups.map(\.barcode), [coffee, tea, tea, coffee])
+        }
+    }
+
+    func testGroup_folderMode_makesOneCaptureWithFirstBarcode() {
+        let grouper = CaptureGrouper(gapSeconds: 60, mode: .folder)
+        let groups = grouper.group([TestPhoto("c", at: 5000, coffee), TestPhoto("a", at: 0),
+                                    TestPhoto("b", at: 10, tea)])
+        XCTAssertEqual(names(groups), [["a", "b", "c"]], "one capture in time order despite gap and barcode change")
+        XCTAssertEqual(groups.first?.barcode, tea)
+    }
+
+    func testGroup_emptyInput_hasNoCaptures() {
+        XCTAssertTrue(grouper.group([TestPhoto]()).isEmpty)
+        XCTAssertTrue(CaptureGrouper(gapSeconds: 60, mode: .folder).group([TestPhoto]()).isEmpty)
+    }
+
+    func testGroup_photoWithoutOffset_borrowsSetsUsualOffsetForOrdering() throws {
+        // Three photos from a phone at +02:00, and one whose EXIF lost its offset (taken between
+        // them by wall clock). Taken as UTC it would sort two hours late and form its own capture.
+        func exif(_ wall: String, _ offset: String?) throws -> CaptureTime {
+            try XCTUnwrap(CaptureTime.fromExif(dateTime: "2026:11:20 " + wall, subSeconds: nil, offset: offset))
+        }
+        let photos = [TestPhoto("a", time: try exif("10:00:00", "+02:00"), coffee),
+                      TestPhoto("b", time: try exif("10:00:30", "+02:00")),
+                      TestPhoto("no-offset", time: try exif("10:00:45", nil)),
+                      TestPhoto("c", time: try exif("10:01:00", "+02:00")),
+                      TestPhoto("odd", time: try exif("09:01:30", "+01:00"))]
+        let groups = grouper.group(photos)
+        XCTAssertEqual(names(groups), [["a", "b", "no-offset", "c", "odd"]])
+        let ordered = CaptureGrouper.timeOrdered(photos)
+        XCTAssertEqual(ordered.map(\.instant)[2], photos[2].time.utc - 7200, "borrowed +02:00, not the odd +01:00")
+    }
+
+    func testGroup_setWithoutAnyOffset_ordersByWallClock() throws {
+        func wall(_ text: String) throws -> CaptureTime {
+            try XCTUnwrap(CaptureTime.fromExif(dateTime: "2026:11:20 " + text, subSeconds: nil, offset: nil))
+        }
+        let groups = grouper.group([TestPhoto("b", time: try wall("10:00:30")), TestPhoto("a", time: try wall("10:00:00")),
+                                    TestPhoto("c", time: try wall("10:05:00"))])
+        XCTAssertEqual(names(groups), [["a", "b"], ["c"]])
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+@testable import Pipeline
+import XCTest
+
+// Helpers shared by the Pipeline tests: temporary folders, a seeded random source, barcode
+// readings and photos for the grouper, a Python runner for real image files, and a JPEG size reader.
+
+extension XCTestCase {
+    /// A new empty folder that is deleted when the test ends.
+    func makeTemporaryFolder() throws -> String {
+        let folder = try makeDetachedTemporaryFolder()
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return folder
+    }
+}
+
+/// A new empty folder the caller must delete (for fixtures shared by a whole test class).
+func makeDetachedTemporaryFolder() throws -> String {
+    let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("PipelineTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// Writes `contents` to `folder/relativePath`, creating intermediate folders.
+@discardableResult
+func writeFile(_ relativePath: String, in folder: String, contents: String = "x") throws -> String {
+    let path = (folder as NSString).appendingPathComponent(relativePath)
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                            withIntermediateDirectories: true)
+    try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+}
+
+/// SplitMix64: a tiny seeded generator, so "random" inputs are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A validated reading as `GTIN.reading(from:)` would produce it, with a fixed box.
+func makeReading(_ symbology: Symbology, _ text: String, gtin13: String? = nil, quality: Int = 3) -> BarcodeReading {
+    BarcodeReading(symbology: symbology, text: text, gtin13: gtin13, quality: quality,
+                   box: PixelBox(x: 10, y: 20, width: 300, height: 120))
+}
+
+/// Runs `python3 -c script arguments…` and returns its standard output; throws with its
+/// standard error when it exits with a failure.
+func runPython(_ script: String, arguments: [String] = []) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw PythonFailure(status: process.terminationStatus, standardError: String(decoding: err, as: UTF8.self))
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+struct PythonFailure: Error, CustomStringConvertible {
+    var status: Int32
+    var standardError: String
+    var description: String { "python3 exited with \(status): \(standardError)" }
+}
+
+/// The pixel size a baseline or progressive JPEG declares in its SOF segment; nil when `bytes`
+/// is not a JPEG or has no frame header.
+func jpegFrameSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+    var index = 2
+    while index + 9 < bytes.count {
+        guard bytes[index] == 0xFF else { return nil }
+        let marker = bytes[index + 1]
+        if marker == 0xFF { index += 1; continue }
+        let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+        // SOF0…SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+        if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+            let height = Int(bytes[index + 5]) << 8 | Int(bytes[index + 6])
+            let width = Int(bytes[index + 7]) << 8 | Int(bytes[index + 8])
+            return (width, height)
+        }
+        index += 2 + length
+    }
+    return nil
+}
+
+/// Writes the real image files the analyzer tests read into the folder given as argument, and
+/// prints the SHA-256 of each as JSON, computed by Python's hashlib.
+let analyzerFixtureScript = #"""
+import hashlib, io, json, os, struct, sys, zlib
+import barcode, numpy as np, piexif, qrcode
+from PIL import Image
+
+out = sys.argv[1]
+def save(name, data):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)
+
+# barcode.jpg: upright 480x640 (portrait) with a crisp EAN-13 4006381333931, stored turned for Orientation 6.
+bits = barcode.get("ean13", "400638133393").build()[0]
+upright = np.full((640, 480), 190, np.uint8)
+module, left, top = 3, 40, 240
+upright[top:top + 200, left:left + len(bits) * module + 22 * module] = 255
+for i, bit in enumerate(bits):
+    if bit == "1":
+        x = left + 11 * module + i * module
+        upright[top + 20:top + 170, x:x + module] = 0
+stored = Image.fromarray(upright, "L").convert("RGB").transpose(Image.ROTATE_90)
+exif = piexif.dump({
+    "0th": {piexif.ImageIFD.Make: b"Robo", piexif.ImageIFD.Model: b"Capture 1", piexif.ImageIFD.Orientation: 6},
+    "Exif": {piexif.ExifIFD.DateTimeOriginal: b"2026:11:20 09:00:00", piexif.ExifIFD.SubSecTimeOriginal: b"674",
+             piexif.ExifIFD.OffsetTimeOriginal: b"+01:00"}})
+buf = io.BytesIO(); stored.save(buf, "JPEG", quality=92, exif=exif); save("barcode.jpg", buf.getvalue())
+
+# landscape.jpg: 640x480 stored upright (Orientation 1), the offset only in OffsetTime, no sub-seconds.
+exif = piexif.dump({"0th": {piexif.ImageIFD.Orientation: 1},
+                    "Exif": {piexif.ExifIFD.DateTimeOriginal: b"2026:11:20 09:00:00", piexif.ExifIFD.OffsetTime: b"-05:30"}})
+buf = io.BytesIO(); Image.fromarray(upright.T.copy(), "L").save(buf, "JPEG", quality=92, exif=exif)
+save("landscape.jpg", buf.getvalue())
+
+# front.png: 320x240, no EXIF; its modification time is the only time it has.
+gradient = np.tile(np.linspace(40, 220, 320).astype(np.uint8), (240, 1))
+buf = io.BytesIO(); Image.fromarray(gradient, "L").convert("RGB").save(buf, "PNG"); save("front.png", buf.getvalue())
+os.utime(os.path.join(out, "front.png"), ns=(1_700_000_000_250_000_000, 1_700_000_000_250_000_000))
+
+# qr.png: a QR code on white.
+qr = qrcode.QRCode(border=4, box_size=6); qr.add_data("https://example.com/p/42"); qr.make(fit=True)
+qr.make_image(fill_color="black", back_color="white").save(os.path.join(out, "qr.png"))
+
+# truncated.jpg: the first 40 % of a noisy 640x480 JPEG.
+noise = np.random.default_rng(1).integers(0, 256, (480, 640, 3), dtype=np.uint8)
+buf = io.BytesIO(); Image.fromarray(noise, "RGB").save(buf, "JPEG", quality=90)
+data = buf.getvalue(); save("truncated.jpg", data[:len(data) * 4 // 10])
+
+save("empty.jpg", b"")
+save("text.jpg", b"this is not a picture\n")
+
+# bomb.png: a PNG header declaring 20000x20000 grey pixels, followed by a single row of data.
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+save("bomb.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 20000, 20000, 8, 0, 0, 0, 0))
+     + chunk(b"IDAT", zlib.compress(b"\x00" * 20001, 9)) + chunk(b"IEND", b""))
+
+print(json.dumps({name: hashlib.sha256(open(os.path.join(out, name), "rb").read()).hexdigest()
+                  for name in sorted(os.listdir(out))}))
+"""#

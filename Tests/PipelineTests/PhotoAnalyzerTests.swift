@@ -1,0 +1,263 @@
+import Catalog
+import Foundation
+@testable import Pipeline
+import XCTest
+
+final class PhotoAnalyzerTests: XCTestCase {
+    // Python takes about half a second, so the files are made once for the class.
+    private static var folder: String?
+    private static var hashes: [String: String] = [:]
+    private static var setupError: Error?
+
+    override class func setUp() {
+        super.setUp()
+        do {
+            let folder = try makeDetachedTemporaryFolder()
+            Self.folder = folder
+            let output = try runPython(analyzerFixtureScript, arguments: [folder])
+            hashes = try JSONDecoder().decode([String: String].self, from: Data(output.utf8))
+            try FileManager.default.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("link.jpg"),
+                                                       withDestinationPath: "barcode.jpg")
+            let fifo = (folder as NSString).appendingPathComponent("fifo.jpg")
+            guard mkfifo(fifo, 0o644) == 0 else { throw FileOperationError(operation: "mkfifo", path: fifo, code: errno) }
+        } catch {
+            setupError = error
+        }
+    }
+
+    override class func tearDown() {
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        folder = nil
+        super.tearDown()
+    }
+
+    private var staging = ""
+
+    override func setUpWithError() throws {
+        if let error = Self.setupError { throw error }
+        staging = try makeTemporaryFolder()
+    }
+
+    private func outcome(_ name: String, configure: (inout PipelineConfig) -> Void = { _ in },
+                         catalogued: (String) -> Photo? = { _ in nil }) throws -> PhotoOutcome {
+        let folder = try XCTUnwrap(Self.folder)
+        var config = PipelineConfig(folder: folder)
+        config.maxPixels = 100_000_000
+        configure(&config)
+        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: staging)
+        let file = InboxFile(setName: "s", relativePath: name, absolutePath: (folder as NSString).appendingPathComponent(name))
+        let outcome = analyzer.analyse(file, catalogued: catalogued)
+        switch outcome {
+        case .analysed(let photo): XCTAssertEqual(photo.file, file)
+        case .catalogued(let reported, _), .rejected(let reported, _): XCTAssertEqual(reported, file)
+        }
+        return outcome
+    }
+
+    /// The analysis as a `Result`, for files no catalogue knows.
+    private func analyse(_ name: String, configure: (inout PipelineConfig) -> Void = { _ in })
+        throws -> Result<AnalysedPhoto, PhotoError> {
+        switch try outcome(name, configure: configure) {
+        case .analysed(let photo): return .success(photo)
+        case .rejected(_, let error): return .failure(error)
+        case .catalogued: throw PhotoError.library("reported as catalogued without a catalogue")
+        }
+    }
+
+    private func photo(_ name: String, configure: (inout PipelineConfig) -> Void = { _ in }) throws -> AnalysedPhoto {
+        try analyse(name, configure: configure).get()
+    }
+
+    /// Asserts that `name` is refused with `expected` and leaves no thumbnail behind.
+    private func assertRefused(_ name: String, _ expected: PhotoError, line: UInt = #line,
+                               configure: (inout PipelineConfig) -> Void = { _ in }) throws {
+        switch try analyse(name, configure: configure) {
+        case .success: XCTFail("\(name) was accepted", line: line)
+        case .failure(let error): XCTAssertEqual(error, expected, line: line)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging), [], line: line)
+    }
+
+    // MARK: A real photo
+
+    func testAnalyse_barcodePhoto_readsEAN13WithGTIN() throws {
+        let photo = try photo("barcode.jpg")
+        XCTAssertEqual(photo.barcodes.map(\.text), ["4006381333931"])
+        let reading = try XCTUnwrap(photo.primaryBarcode)
+        XCTAssertEqual(reading.symbology, .ean13)
+        XCTAssertEqual(reading.gtin13, "4006381333931")
+        XCTAssertGreaterThan(reading.quality, 0)
+        XCTAssertEqual(photo.quality.decode ?? -1, min(1, Double(reading.quality) / 6), accuracy: 1e-12)
+        // The bars lie in x 260…410, y 121…406 of the stored (unrotated) 640×480 pixels.
+        let box = reading.box
+        XCTAssertTrue(box.x >= 240 && box.x + box.width <= 440 && box.y >= 88 && box.y + box.height <= 440, "\(box)")
+        XCTAssertGreaterThan(max(box.width, box.height), 100, "\(box)")
+    }
+
+    func testAnalyse_barcodePhoto_takesTimeMakeAndModelFromExif() throws {
+        let photo = try photo("barcode.jpg")
+        XCTAssertEqual(photo.time.iso8601, "2026-11-20T09:00:00.674+01:00")
+        XCTAssertEqual(photo.time.source, .exif)
+        XCTAssertEqual(photo.make, "Robo")
+        XCTAssertEqual(photo.model, "Capture 1")
+    }
+
+    func testAnalyse_orientationSix_reportsUprightSizeAndUprightThumbnail() throws {
+        let photo = try photo("barcode.jpg")
+        XCTAssertEqual(photo.orientation, 6)
+        XCTAssertEqual([photo.width, photo.height], [480, 640])
+        XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [400, 533])
+        XCTAssertEqual((photo.thumbnail.path as NSString).deletingLastPathComponent, staging)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.thumbnail.path)))
+        let size = try XCTUnwrap(jpegFrameSize(bytes), "the thumbnail is not a JPEG")
+        XCTAssertEqual([size.width, size.height], [400, 533])
+        XCTAssertNil(Data(bytes).range(of: Data("Exif\0\0".utf8)),
+                     "an upright thumbnail must not carry an orientation that would turn it again")
+    }
+
+    func testAnalyse_configuredThumbnailWidth_isUsed() throws {
+        let photo = try photo("barcode.jpg") { $0.thumbnailWidth = 200 }
+        // 640 · 200 / 480 = 266.7, rounded.
+        XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [200, 267])
+        let size = jpegFrameSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.thumbnail.path))))
+        XCTAssertEqual(size.map { [$0.width, $0.height] }, [200, 267])
+    }
+
+    func testAnalyse_orientationOne_keepsStoredSizeAndReadsOffsetTimeFallback() throws {
+        let photo = try photo("landscape.jpg")
+        XCTAssertEqual(photo.orientation, 1)
+        XCTAssertEqual([photo.width, photo.height], [640, 480])
+        XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [400, 300])
+        XCTAssertEqual(photo.time.iso8601, "2026-11-20T09:00:00-05:30")
+        XCTAssertEqual(photo.time.source, .exif)
+        XCTAssertNil(photo.make)
+        XCTAssertEqual(photo.primaryBarcode?.gtin13, "4006381333931", "bars across the rows read as well")
+    }
+
+    func testAnalyse_barcodePhoto_hashAndSizeMatchTheFile() throws {
+        let photo = try photo("barcode.jpg")
+        let path = (try XCTUnwrap(Self.folder) as NSString).appendingPathComponent("barcode.jpg")
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)
+        XCTAssertEqual(photo.sha256, Self.hashes["barcode.jpg"])
+        XCTAssertEqual(photo.byteSize, size.int64Value)
+        XCTAssertEqual(photo.format, .jpeg)
+        XCTAssertEqual(photo.file.relativePath, "barcode.jpg")
+    }
+
+    func testAnalyse_symbologyNotConfigured_isNotRead() throws {
+        let photo = try photo("barcode.jpg") { $0.symbologies = [.qr, .code128] }
+        XCTAssertEqual(photo.barcodes, [])
+        XCTAssertNil(photo.quality.decode)
+    }
+
+    func testAnalyse_pngWithoutExif_fallsBackToFileTime() throws {
+        let photo = try photo("front.png")
+        XCTAssertEqual(photo.time.source, .fileTime)
+        XCTAssertEqual(photo.time.utc, 1_700_000_000.25, accuracy: 1e-6)
+        XCTAssertEqual(photo.time.iso8601, "2023-11-14T22:13:20.250Z")
+        XCTAssertEqual(photo.format, .png)
+        XCTAssertEqual([photo.width, photo.height, photo.orientation], [320, 240, 1])
+        XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [400, 300], "thumbnails are 400 wide, also upscaled")
+        XCTAssertEqual(photo.barcodes, [])
+        XCTAssertNil(photo.make)
+        XCTAssertEqual(photo.sha256, Self.hashes["front.png"])
+    }
+
+    func testAnalyse_qrCode_readsTextWithoutGTIN() throws {
+        let photo = try photo("qr.png")
+        let reading = try XCTUnwrap(photo.primaryBarcode)
+        XCTAssertEqual(reading.symbology, .qr)
+        XCTAssertEqual(reading.text, "https://example.com/p/42")
+        XCTAssertNil(reading.gtin13)
+        XCTAssertEqual(photo.quality.decode, 1)
+    }
+
+    // MARK: Files that are not usable photos
+
+    func testAnalyse_truncatedJPEG_isUndecodable() throws {
+        let result = try analyse("truncated.jpg")
+        guard case .failure(.undecodable(let why)) = result else { return XCTFail("got \(result)") }
+        XCTAssertFalse(why.isEmpty)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging), [])
+    }
+
+    func testAnalyse_emptyFile_isEmpty() throws {
+        try assertRefused("empty.jpg", .empty)
+    }
+
+    func testAnalyse_textNamedJPG_isNotAnImage() throws {
+        try assertRefused("text.jpg", .notAnImage)
+    }
+
+    func testAnalyse_pngDeclaringTooManyPixels_isRefusedBeforeDecoding() throws {
+        // Only one row of data follows the header: had it been decoded, it would be undecodable.
+        try assertRefused("bomb.png", .tooManyPixels(width: 20000, height: 20000, limit: 100_000_000))
+    }
+
+    func testAnalyse_maxPixels_appliesToSmallPhotosToo() throws {
+        try assertRefused("front.png", .tooManyPixels(width: 320, height: 240, limit: 76_799)) { $0.maxPixels = 76_799 }
+    }
+
+    func testAnalyse_maxPixels_isInclusive() throws {
+        let photo = try photo("front.png") { $0.maxPixels = 320 * 240 }
+        XCTAssertEqual([photo.width, photo.height], [320, 240])
+    }
+
+    func testAnalyse_symbolicLink_isNotFollowed() throws {
+        try assertRefused("link.jpg", .symbolicLink)
+    }
+
+    func testAnalyse_fifo_isNotARegularFileAndDoesNotBlock() throws {
+        try assertRefused("fifo.jpg", .notRegularFile(kind: "FIFO"))
+    }
+
+    func testAnalyse_fileOverMaxFileBytes_isTooLarge() throws {
+        let path = (try XCTUnwrap(Self.folder) as NSString).appendingPathComponent("barcode.jpg")
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)
+        try assertRefused("barcode.jpg", .tooLarge(bytes: size.int64Value, limit: 1000)) { $0.maxFileBytes = 1000 }
+    }
+
+    func testAnalyse_missingFile_isUnreadable() throws {
+        let result = try analyse("missing.jpg")
+        guard case .failure(.unreadable(let why)) = result else { return XCTFail("got \(result)") }
+        XCTAssertTrue(why.contains("No such file"), why)
+    }
+
+    // MARK: Photos already catalogued
+
+    func testAnalyse_hashAlreadyCatalogued_isReportedWithoutDecodingOrThumbnail() throws {
+        let existing = Photo(
+            id: "p1", captureId: "c1", position: 0, originalName: "old.jpg", sourcePath: "s/old.jpg",
+            originalPath: "originals/old.jpg", thumbPath: "thumbs/p1.jpg", thumbWidth: 400, thumbHeight: 533,
+            sha256: try XCTUnwrap(Self.hashes["barcode.jpg"]), byteSize: 1, format: "jpeg", width: 480, height: 640,
+            orientation: 6, make: nil, model: nil, takenAt: "2026-11-20T09:00:00.674+01:00", takenUTC: 0,
+            timeSource: "exif", sharpness: 1, contrast: 1, brightness: 1, decodeConfidence: 1, quality: 1,
+            rating: "Excellent")
+        var asked: [String] = []
+        let result = try outcome("barcode.jpg", catalogued: { hash in
+            asked.append(hash)
+            return hash == existing.sha256 ? existing : nil
+        })
+        guard case .catalogued(_, let reported) = result else { return XCTFail("got \(result)") }
+        XCTAssertEqual(reported, existing)
+        XCTAssertEqual(asked, [existing.sha256])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging), [])
+    }
+
+    func testAnalyse_hashNotCatalogued_isAnalysed() throws {
+        var asked: [String] = []
+        let result = try outcome("front.png", catalogued: { asked.append($0); return nil })
+        guard case .analysed = result else { return XCTFail("got \(result)") }
+        XCTAssertEqual(asked, [Self.hashes["front.png"]])
+    }
+
+    // MARK: Deduplication
+
+    func testDeduplicated_keepsBestReadingPerProductRetailFirst() {
+        let weakCola = makeReading(.ean13, "0036000291452", gtin13: "0036000291452", quality: 1)
+        let colaAsUPC = makeReading(.upcA, "036000291452", gtin13: "0036000291452", quality: 5)
+        let qr = makeReading(.qr, "https://example.com", quality: 9)
+        let tea = makeReading(.ean13, "5901234123457", gtin13: "5901234123457", quality: 2)
+        XCTAssertEqual(PhotoAnalyzer.deduplicated([qr, weakCola, tea, colaAsUPC]), [colaAsUPC, tea, qr])
+    }
+}

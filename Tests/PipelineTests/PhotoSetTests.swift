@@ -1,0 +1,116 @@
+import Foundation
+@testable import Pipeline
+import XCTest
+
+final class PhotoSetTests: XCTestCase {
+    private var inbox = ""
+
+    override func setUpWithError() throws {
+        inbox = try makeTemporaryFolder()
+    }
+
+    private func path(_ relative: String) -> String {
+        (inbox as NSString).appendingPathComponent(relative)
+    }
+
+    private func link(_ relative: String, to destination: String) throws {
+        try FileManager.default.createSymbolicLink(atPath: path(relative), withDestinationPath: destination)
+    }
+
+    private func makeFolder(_ relative: String) throws {
+        try FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+    }
+
+    func testSets_listOnlyVisibleSubFoldersSortedByName() throws {
+        for file in ["zeta/a.jpg", "alpha/a.jpg", "Mid/a.jpg", ".hidden-set/a.jpg", "loose.jpg"] {
+            try writeFile(file, in: inbox)
+        }
+        try makeFolder("empty")
+        try makeFolder("elsewhere/real")
+        try writeFile("elsewhere/real/a.jpg", in: inbox)
+        try link("linked-set", to: path("elsewhere/real"))
+
+        let sets = try PhotoSet.sets(inInbox: inbox)
+        XCTAssertEqual(sets.map(\.name), ["Mid", "alpha", "elsewhere", "empty", "zeta"],
+                       "no hidden folder, no loose file, no linked folder")
+        XCTAssertEqual(sets.map(\.folder), sets.map { path($0.name) })
+        XCTAssertEqual(sets.first { $0.name == "empty" }?.files, [])
+    }
+
+    func testSet_nestedFiles_haveRelativePathsSortedAndCarryTheSetName() throws {
+        for file in ["b.jpg", "sub/a.jpg", "a.jpg", "sub/deeper/c.jpg"] {
+            try writeFile("shelf/" + file, in: inbox)
+        }
+        let set = try PhotoSet(name: "shelf", folder: path("shelf"))
+        XCTAssertEqual(set.files.map(\.relativePath), ["a.jpg", "b.jpg", "sub/a.jpg", "sub/deeper/c.jpg"])
+        XCTAssertEqual(set.files.map(\.absolutePath), set.files.map { path("shelf/" + $0.relativePath) })
+        XCTAssertEqual(Set(set.files.map(\.setName)), ["shelf"])
+        XCTAssertEqual(set.files.last?.name, "c.jpg")
+        XCTAssertEqual(set.ignored, [])
+    }
+
+    func testSet_hiddenFilesAndFolders_areIgnoredNotListed() throws {
+        for file in ["a.jpg", ".DS_Store", "sub/.hidden.jpg", "sub/b.jpg", ".cache/inside.jpg"] {
+            try writeFile("shelf/" + file, in: inbox)
+        }
+        let set = try PhotoSet(name: "shelf", folder: path("shelf"))
+        XCTAssertEqual(set.files.map(\.relativePath), ["a.jpg", "sub/b.jpg"])
+        XCTAssertEqual(set.ignored.sorted(), [".DS_Store", ".cache", "sub/.hidden.jpg"],
+                       "a hidden folder is ignored whole, its contents are not looked at")
+    }
+
+    func testSet_symbolicLinks_areListedAsFilesAndNotFollowed() throws {
+        try writeFile("shelf/a.jpg", in: inbox)
+        try writeFile("outside/x.jpg", in: inbox)
+        try writeFile("outside/y.jpg", in: inbox)
+        try link("shelf/to-file.jpg", to: path("outside/x.jpg"))
+        try link("shelf/to-folder", to: path("outside"))
+        try link("shelf/dangling.jpg", to: path("nowhere.jpg"))
+
+        let set = try PhotoSet(name: "shelf", folder: path("shelf"))
+        XCTAssertEqual(set.files.map(\.relativePath), ["a.jpg", "dangling.jpg", "to-file.jpg", "to-folder"])
+        XCTAssertEqual(set.files.first { $0.relativePath == "to-folder" }?.absolutePath, path("shelf/to-folder"),
+                       "the link itself, not what it points at")
+    }
+
+    func testSet_fifo_isListedAsFile() throws {
+        try makeFolder("shelf")
+        XCTAssertEqual(mkfifo(path("shelf/pipe.jpg"), 0o644), 0)
+        let set = try PhotoSet(name: "shelf", folder: path("shelf"))
+        XCTAssertEqual(set.files.map(\.relativePath), ["pipe.jpg"], "special files are listed to be quarantined")
+    }
+
+    func testSet_nameNotUTF8_isIgnored() throws {
+        try writeFile("shelf/good.jpg", in: inbox)
+        let raw = Array(path("shelf/bad").utf8) + [0xFF] + Array(".jpg".utf8) + [0]
+        let descriptor = raw.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        close(descriptor)
+
+        let set = try PhotoSet(name: "shelf", folder: path("shelf"))
+        XCTAssertEqual(set.files.map(\.relativePath), ["good.jpg"])
+        XCTAssertEqual(set.ignored, ["bad\u{FFFD}.jpg"])
+    }
+
+    func testSet_foldersDeeperThanLimit_areIgnoredWithTrailingSlash() throws {
+        let chain = (1 ... PhotoSet.maximumDepth).map { "d\($0)" }
+        let lastListed = chain.dropLast().joined(separator: "/")
+        let tooDeep = chain.joined(separator: "/")
+        try writeFile("shelf/\(lastListed)/kept.jpg", in: inbox)
+        try writeFile("shelf/\(tooDeep)/lost.jpg", in: inbox)
+
+        let set = try PhotoSet(name: "shelf", folder: path("shelf"))
+        XCTAssertEqual(set.files.map(\.relativePath), ["\(lastListed)/kept.jpg"])
+        XCTAssertEqual(set.ignored, ["\(tooDeep)/"])
+    }
+
+    func testSet_missingFolder_throwsNamingIt() {
+        XCTAssertThrowsError(try PhotoSet(name: "gone", folder: path("gone"))) { error in
+            let failure = error as? FileOperationError
+            XCTAssertEqual(failure?.path, path("gone"))
+            XCTAssertEqual(failure?.code, ENOENT)
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+@testable import Pipeline
+import XCTest
+
+final class PipelineConfigTests: XCTestCase {
+    private let file = "/srv/ingest/pipeline.json"
+
+    private func parse(_ json: String) throws -> PipelineConfig {
+        try PipelineConfig.parse(Data(json.utf8), file: file, folder: "/srv/ingest")
+    }
+
+    /// Asserts that `json` is refused with an error that starts with the file and then the key.
+    private func assertRefused(_ json: String, key: String, mentioning detail: String? = nil,
+                               line: UInt = #line) {
+        XCTAssertThrowsError(try parse(json), json, line: line) { error in
+            guard let error = error as? ConfigError else { return XCTFail("not a ConfigError: \(error)", line: line) }
+            XCTAssertEqual(error.file, file, line: line)
+            XCTAssertTrue(error.description.hasPrefix("\(file): \(key) "), error.description, line: line)
+            if let detail {
+                XCTAssertTrue(error.description.contains(detail), error.description, line: line)
+            }
+        }
+    }
+
+    // MARK: Accepted settings
+
+    func testParse_emptyObject_givesDefaults() throws {
+        let config = try parse("{}")
+        XCTAssertEqual(config.thumbnailWidth, 400)
+        XCTAssertEqual(config.groupGapSeconds, 60)
+        XCTAssertEqual(config.grouping, .time)
+        XCTAssertEqual(config.originals, .move)
+        XCTAssertEqual(config.maxPixels, 100_000_000)
+        XCTAssertEqual(config.maxFileBytes, 512 * 1024 * 1024)
+        XCTAssertEqual(config.workers, ProcessInfo.processInfo.activeProcessorCount)
+        XCTAssertEqual(config.symbologies, [.ean13, .upcA, .upcE, .ean8, .code128, .code93, .qr])
+        XCTAssertEqual([config.inbox, config.library, config.catalog, config.quarantine],
+                       ["/srv/ingest/inbox", "/srv/ingest/library", "/srv/ingest/library/catalog.sqlite",
+                        "/srv/ingest/quarantine"])
+        XCTAssertEqual(config, PipelineConfig(folder: "/srv/ingest"))
+    }
+
+    func testParse_everyKey_isApplied() throws {
+        let config = try parse("""
+            {"thumbnailWidth": 256, "groupGapSeconds": 12.5, "grouping": "folder", "originals": "copy",
+             "workers": 3, "maxPixels": 5000, "maxFileBytes": 1024, "symbologies": ["ean13", "QR"]}
+            """)
+        XCTAssertEqual(config.thumbnailWidth, 256)
+        XCTAssertEqual(config.groupGapSeconds, 12.5)
+        XCTAssertEqual(config.grouping, .folder)
+        XCTAssertEqual(config.originals, .copy)
+        XCTAssertEqual(config.workers, 3)
+        XCTAssertEqual(config.maxPixels, 5000)
+        XCTAssertEqual(config.maxFileBytes, 1024)
+        XCTAssertEqual(config.symbologies, [.ean13, .qr])
+    }
+
+    func testParse_relativePaths_resolveAgainstFolderAndAbsoluteAreKept() throws {
+        let config = try parse("""
+            {"inbox": "photos/in", "library": "../shared/library/", "catalog": "/var/db//catalog.sqlite",
+             "quarantine": "./q"}
+            """)
+        XCTAssertEqual(config.inbox, "/srv/ingest/photos/in")
+        XCTAssertEqual(config.library, "/srv/shared/library")
+        XCTAssertEqual(config.catalog, "/var/db/catalog.sqlite")
+        XCTAssertEqual(config.quarantine, "/srv/ingest/q")
+    }
+
+    func testParse_workersZero_meansActiveProcessorCount() throws {
+        XCTAssertEqual(try parse(#"{"workers": 0}"#).workers, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    func testParse_rangeLimits_areInclusive() throws {
+        XCTAssertEqual(try parse(#"{"thumbnailWidth": 16}"#).thumbnailWidth, 16)
+        XCTAssertEqual(try parse(#"{"thumbnailWidth": 4096}"#).thumbnailWidth, 4096)
+        XCTAssertEqual(try parse(#"{"groupGapSeconds": 0}"#).groupGapSeconds, 0)
+    }
+
+    // MARK: Refused settings
+
+    func testParse_unknownKey_isRefusedByName() {
+        assertRefused(#"{"thumbnailWidht": 300}"#, key: "thumbnailWidht", mentioning: "unknown key")
+    }
+
+    func testParse_stringForNumber_isRefused() {
+        assertRefused(#"{"thumbnailWidth": "big"}"#, key: "thumbnailWidth", mentioning: "must be a number")
+    }
+
+    func testParse_booleanForNumber_isRefused() {
+        // true would read as 1, which is in range for these keys: only the type check can catch it.
+        assertRefused(#"{"workers": true}"#, key: "workers", mentioning: "must be a number")
+        assertRefused(#"{"groupGapSeconds": false}"#, key: "groupGapSeconds", mentioning: "must be a number")
+    }
+
+    func testParse_outOfRange_isRefusedWithLimitsAndValue() {
+        assertRefused(#"{"thumbnailWidth": 0}"#, key: "thumbnailWidth", mentioning: "must be 16…4096, got 0")
+        assertRefused(#"{"thumbnailWidth": 4097}"#, key: "thumbnailWidth", mentioning: "got 4097")
+        assertRefused(#"{"groupGapSeconds": -1}"#, key: "groupGapSeconds", mentioning: "got -1")
+        assertRefused(#"{"workers": 257}"#, key: "workers")
+        assertRefused(#"{"maxPixels": 0}"#, key: "maxPixels")
+    }
+
+    func testParse_fractionalInteger_isRefused() {
+        assertRefused(#"{"workers": 1.5}"#, key: "workers", mentioning: "whole number, got 1.5")
+    }
+
+    func testParse_unknownChoice_isRefused() {
+        assertRefused(#"{"grouping": "barcode"}"#, key: "grouping", mentioning: "\"barcode\"")
+        assertRefused(#"{"originals": "delete"}"#, key: "originals", mentioning: "\"delete\"")
+    }
+
+    func testParse_emptyOrNonStringPath_isRefused() {
+        assertRefused(#"{"inbox": ""}"#, key: "inbox")
+        assertRefused(#"{"library": 5}"#, key: "library")
+    }
+
+    func testParse_unknownSymbology_isRefusedWithItsName() {
+        assertRefused(#"{"symbologies": ["ean13", "code39"]}"#, key: "symbologies:", mentioning: "\"code39\"")
+    }
+
+    func testParse_symbologiesNotAListOfStrings_isRefused() {
+        assertRefused(#"{"symbologies": []}"#, key: "symbologies")
+        assertRefused(#"{"symbologies": "ean13"}"#, key: "symbologies")
+    }
+
+    func testParse_invalidJSON_namesFile() {
+        XCTAssertThrowsError(try parse(#"{"thumbnailWidth": 400"#)) { error in
+            XCTAssertTrue(String(describing: error).hasPrefix("\(file): not valid JSON"), "\(error)")
+        }
+    }
+
+    func testParse_topLevelArray_namesFile() {
+        XCTAssertThrowsError(try parse(#"[{"thumbnailWidth": 400}]"#)) { error in
+            XCTAssertEqual(String(describing: error), "\(file): must hold one JSON object of settings")
+        }
+    }
+
+    // MARK: Loading a file
+
+    func testLoad_fileOnDisk_resolvesPathsAgainstItsFolder() throws {
+        let folder = try makeTemporaryFolder()
+        let path = try writeFile("conf/pipeline.json", in: folder, contents: #"{"inbox": "in", "thumbnailWidth": 320}"#)
+        let config = try PipelineConfig.load(path: path)
+        XCTAssertEqual(config.inbox, (folder as NSString).appendingPathComponent("conf/in"))
+        XCTAssertEqual(config.thumbnailWidth, 320)
+    }
+
+    func testLoad_missingFile_namesIt() throws {
+        let path = (try makeTemporaryFolder() as NSString).appendingPathComponent("missing.json")
+        XCTAssertThrowsError(try PipelineConfig.load(path: path)) { error in
+            XCTAssertTrue(String(describing: error).hasPrefix("\(path): cannot read"), "\(error)")
+        }
+    }
+}
