@@ -31,8 +31,14 @@ struct BarcodeLocator {
     /// A cell whose gradients mostly point one way (|Σg| / Σ|g| above this) holds a single step — the
     /// edge of a drawn shape or a shadow — not the rising and falling edges of bars or modules.
     var maximumImbalance = 0.5
-    /// Regions smaller than this many cells are noise.
-    var minimumCells = 4
+    /// Regions smaller than this many cells are noise or a fragment of print: the smallest code a
+    /// camera can resolve (an EAN-8 or a version-1 QR at about 0.4 px per module) covers about 8.
+    var minimumCells = 8
+    /// A region whose edges, summed, still point one way (|Σg| / Σ|g| above this), or whose cells
+    /// on average do (`maximumMeanCellImbalance`), is shading or the outline of a shape; the bars
+    /// and modules of a code rise and fall in equal measure (measured: ≤ 0.04 and ≤ 0.22).
+    var maximumRegionImbalance = 0.08
+    var maximumMeanCellImbalance = 0.28
     /// At most this many regions per photo, the strongest first.
     var maximumCandidates = 4
 
@@ -54,6 +60,10 @@ struct BarcodeLocator {
             let columnsSpanned = Set(region.map { $0 % columns }).count
             let rowsSpanned = Set(region.map { $0 / columns }).count
             guard columnsSpanned >= 2, rowsSpanned >= 2 else { continue }
+            var whole = Tensor()
+            for index in region { whole.add(tensors[index]) }
+            let meanCellImbalance = region.reduce(0) { $0 + tensors[$1].imbalance } / Double(region.count)
+            guard whole.imbalance <= maximumRegionImbalance, meanCellImbalance <= maximumMeanCellImbalance else { continue }
             // The bars decide the direction; the label's border and the digits under the bars do not,
             // so only one-directional cells vote.
             let linearCells = region.filter { tensors[$0].coherence >= linearCoherence }

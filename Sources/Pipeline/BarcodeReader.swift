@@ -12,14 +12,15 @@ import Foundation
 ///    module, which a shrunk overview does not keep.
 /// Every reported code passed ZBar's own checks and, for retail codes, the GS1 check digit.
 final class BarcodeReader: @unchecked Sendable {
+    /// For whole frames and 2-D regions: every second row and column (a code is dozens of lines tall).
     private let frameScanners: ScannerPool
     /// For regions turned upright: linear symbologies, every third row only.
     private let rowScanners: ScannerPool
     private let locator = BarcodeLocator()
 
     init(symbologies: Set<Symbology>) {
-        frameScanners = ScannerPool(symbologies: symbologies)
-        rowScanners = ScannerPool(symbologies: symbologies.filter { $0 != .qr }, rowStep: 3)
+        frameScanners = ScannerPool(symbologies: symbologies, density: 2)
+        rowScanners = ScannerPool(symbologies: symbologies.filter { $0 != .qr }, density: 3, rowsOnly: true)
     }
 
     /// The photo's barcodes, boxes in full-resolution stored pixels.
@@ -132,16 +133,18 @@ final class ScannerPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [BarcodeScanner] = []
     private let symbologies: Set<Symbology>
-    private let rowStep: Int?
+    private let density: Int
+    private let rowsOnly: Bool
 
-    init(symbologies: Set<Symbology>, rowStep: Int? = nil) {
+    init(symbologies: Set<Symbology>, density: Int, rowsOnly: Bool = false) {
         self.symbologies = symbologies
-        self.rowStep = rowStep
+        self.density = density
+        self.rowsOnly = rowsOnly
     }
 
     func withScanner<T>(_ body: (BarcodeScanner) -> T) -> T {
         lock.lock()
-        let scanner = idle.popLast() ?? BarcodeScanner(symbologies: symbologies, rowStep: rowStep)
+        let scanner = idle.popLast() ?? BarcodeScanner(symbologies: symbologies, density: density, rowsOnly: rowsOnly)
         lock.unlock()
         defer {
             lock.lock()

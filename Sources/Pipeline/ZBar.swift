@@ -5,9 +5,9 @@ final class BarcodeScanner {
     private let scanner: OpaquePointer
     private let symbologies: Set<Symbology>
 
-    /// A scanner reading only `symbologies`. By default it scans every row and every column; with
-    /// `rowStep` it scans only every `rowStep`-th row, for images whose bars were turned upright.
-    init(symbologies: Set<Symbology>, rowStep: Int? = nil) {
+    /// A scanner reading only `symbologies`, along every `density`-th row and column; `rowsOnly`
+    /// skips the columns, for images whose bars were turned upright.
+    init(symbologies: Set<Symbology>, density: Int = 1, rowsOnly: Bool = false) {
         scanner = zbar_image_scanner_create()
         self.symbologies = symbologies
         // Everything off first: ZBar enables most symbologies by default, and an unwanted
@@ -16,10 +16,8 @@ final class BarcodeScanner {
         for symbology in symbologies {
             zbar_image_scanner_set_config(scanner, symbology.zbarType, ZBAR_CFG_ENABLE, 1)
         }
-        if let rowStep {
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, 0)
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, Int32(rowStep))
-        }
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, rowsOnly ? 0 : Int32(density))
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, Int32(density))
     }
 
     deinit {
