@@ -18,20 +18,24 @@ public struct CaptureFilter: Hashable, Sendable {
     public var noBarcode: Bool
     /// Matches captures with this rating (`Excellent`, `Good`, `Fair`, `Poor`) only.
     public var rating: String?
+    /// Matches captures of the agent with this id, or whose name — the latest or the one at capture
+    /// time — contains this text, ignoring case.
+    public var agent: String?
 
     /// A filter with the given conditions; leave out a condition to not filter on it.
     public init(barcode: String? = nil, setName: String? = nil, since: Double? = nil, until: Double? = nil,
-                noBarcode: Bool = false, rating: String? = nil) {
+                noBarcode: Bool = false, rating: String? = nil, agent: String? = nil) {
         self.barcode = barcode
         self.setName = setName
         self.since = since
         self.until = until
         self.noBarcode = noBarcode
         self.rating = rating
+        self.agent = agent
     }
 
     /// The captures this filter matches, newest first (ties broken by id).
-    func request() -> QueryInterfaceRequest<Capture> {
+    func request(_ db: Database) throws -> QueryInterfaceRequest<Capture> {
         typealias Columns = Capture.QueryColumns
         var request = Capture.all()
         if let barcode {
@@ -52,6 +56,24 @@ public struct CaptureFilter: Hashable, Sendable {
         if let rating {
             request = request.filter(Columns.rating == rating)
         }
+        if let agent {
+            request = request.filter(try Self.agentIds(matching: agent, db).contains(Columns.agentId))
+        }
         return request.order(Columns.capturedUTC.desc, Columns.id)
+    }
+
+    /// The ids of the agents `text` names. Names are compared in Swift, not with SQL's `LIKE`, whose
+    /// case folding stops at ASCII; agents are few, so reading their names is cheap.
+    private static func agentIds(matching text: String, _ db: Database) throws -> Set<String> {
+        let names = try Row.fetchAll(db, sql: """
+            SELECT id, name FROM agent
+            UNION SELECT DISTINCT agent_id, agent_name FROM capture WHERE agent_id IS NOT NULL AND agent_name IS NOT NULL
+            """)
+        var ids: Set<String> = [text]
+        for row in names {
+            let name: String = row["name"]
+            if name.range(of: text, options: .caseInsensitive) != nil { ids.insert(row["id"]) }
+        }
+        return ids
     }
 }

@@ -16,6 +16,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
     case ambiguousId(String, Int)
     /// The CSV export could not be written (output path, reason).
     case exportFailed(path: String, reason: String)
+    /// A photo was deleted while its thumbnail was being remade (database path, photo id).
+    case unknownPhoto(path: String, photoId: String)
 
     /// One sentence naming the file, the problem and the remedy.
     public var description: String {
@@ -37,6 +39,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
             return "id prefix '\(prefix)' matches \(count) captures; type more characters of the id."
         case let .exportFailed(path, reason):
             return "\(path): cannot write the CSV export (\(reason)); check the folder exists and is writable."
+        case let .unknownPhoto(path, photoId):
+            return "\(path): photo \(photoId) is no longer catalogued (deleted meanwhile?); nothing to record."
         }
     }
 }

@@ -16,6 +16,7 @@ extension Catalogue {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try createTables(db) }
+        migrator.registerMigration("v2-agents") { db in try addAgents(db) }
         return migrator
     }
 
@@ -100,6 +101,26 @@ extension Catalogue {
                 height INTEGER NOT NULL CHECK (height >= 0)
             );
             CREATE INDEX barcode_hit_on_photo_id ON barcode_hit(photo_id);
+            """)
+    }
+
+    /// Version 2: the agents photo sets are captured for (from `capture.json`), and each capture's
+    /// agent context. Captures keep the agent's name as it was, the `agent` table the latest one.
+    private static func addAgents(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE agent (
+                id TEXT NOT NULL PRIMARY KEY CHECK (length(id) >= 1),
+                name TEXT NOT NULL,
+                first_seen TEXT NOT NULL,
+                last_seen TEXT NOT NULL
+            );
+
+            ALTER TABLE capture ADD COLUMN agent_id TEXT REFERENCES agent(id);
+            ALTER TABLE capture ADD COLUMN agent_name TEXT;
+            ALTER TABLE capture ADD COLUMN request_id TEXT;
+            ALTER TABLE capture ADD COLUMN note TEXT;
+            ALTER TABLE capture ADD COLUMN context_path TEXT;
+            CREATE INDEX capture_on_agent_id ON capture(agent_id);
             """)
     }
 }

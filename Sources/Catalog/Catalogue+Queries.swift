@@ -30,7 +30,7 @@ extension Catalogue {
 
     /// The captures `filter` matches, newest first (`capturedUTC` descending, then id).
     public func captures(matching filter: CaptureFilter = .init()) throws -> [Capture] {
-        try read { db in try filter.request().fetchAll(db) }
+        try read { db in try filter.request(db).fetchAll(db) }
     }
 
     /// The one capture whose id starts with `idPrefix` (case-insensitive), or nil when none does.
@@ -70,5 +70,34 @@ extension Catalogue {
         try read { db in
             (captures: try Capture.fetchCount(db), photos: try Photo.fetchCount(db), hits: try BarcodeHit.fetchCount(db))
         }
+    }
+
+    /// Every agent, keyed by id.
+    public func agents() throws -> [String: Agent] {
+        try read { db in
+            Dictionary(uniqueKeysWithValues: try Agent.fetchAll(db).map { ($0.id, $0) })
+        }
+    }
+
+    /// Every photo of the catalogue, by capture and position.
+    public func allPhotos() throws -> [Photo] {
+        try read { db in
+            try Photo.order(Photo.QueryColumns.captureId, Photo.QueryColumns.position).fetchAll(db)
+        }
+    }
+
+    /// The library-relative paths where captures keep their set's `capture.json`.
+    public func contextPaths() throws -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT context_path FROM capture WHERE context_path IS NOT NULL"))
+        }
+    }
+}
+
+extension Capture {
+    /// The agent's name to show: its latest name in `agents` (from `Catalogue.agents()`), else the
+    /// name at capture time; nil for a capture without agent.
+    public func agentName(latestIn agents: [String: Agent]) -> String? {
+        agentId.flatMap { agents[$0]?.name } ?? agentName
     }
 }

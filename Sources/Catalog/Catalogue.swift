@@ -76,14 +76,18 @@ public final class Catalogue: Sendable {
         }
     }
 
-    /// Adds everything one set produced — captures, then photos, then hits — in one write transaction.
+    /// Adds everything one set produced — its agent, captures, then photos, then hits — in one write transaction.
     ///
     /// Either all rows are written or none: a duplicate `sha256` or `original_path`, a photo of an
     /// unknown capture or a failed CHECK throws `CatalogError.commitFailed` and leaves the catalogue as it was.
+    /// A known agent keeps its `firstSeen`; its name changes only when the set's captures carry one.
     public func commit(_ set: CommittedSet) throws {
         let setName = set.captures.first?.setName ?? ""
         do {
             try writer.write { db in
+                if let agent = set.agent {
+                    try Self.upsert(agent, named: set.captures.contains { $0.agentName != nil }, db)
+                }
                 for capture in set.captures {
                     try capture.insert(db)
                 }
@@ -101,6 +105,15 @@ public final class Catalogue: Sendable {
             "set": "\(setName)", "captures": "\(set.captures.count)",
             "photos": "\(set.photos.count)", "hits": "\(set.hits.count)",
         ])
+    }
+
+    private static func upsert(_ agent: Agent, named: Bool, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO agent (id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET
+                name = CASE WHEN ? THEN excluded.name ELSE agent.name END,
+                last_seen = excluded.last_seen
+            """, arguments: [agent.id, agent.name, agent.firstSeen, agent.lastSeen, named])
     }
 
     /// Records the start of an `ingest run` and returns it with its id.

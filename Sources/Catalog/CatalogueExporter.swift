@@ -7,11 +7,13 @@ import GRDB
 /// Fields are quoted per RFC 4180 when they hold a comma, a quote or a line break; lines end in LF.
 /// Columns are `header`; list columns (`photos`, `originals`, `thumbnails`) join the capture's
 /// photos in position order with `;`. Rows are ordered by set name, capture time, then id.
+/// Columns are only ever appended, never reordered: readers such as `score.py` go by name.
 public struct CatalogueExporter {
     /// The header row, in column order.
     public static let header = [
         "capture_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "time_source",
         "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
+        "agent_id", "agent_name", "request_id", "note",
     ]
 
     /// Separates the entries of a list column.
@@ -29,12 +31,13 @@ public struct CatalogueExporter {
     /// Opens `stream` if it is not open yet; CSV.swift's writer closes it when done.
     /// Returns the number of capture rows written, not counting the header.
     public func write(to stream: OutputStream, since: Double? = nil) throws -> Int {
-        let (captures, photos) = try fetch(since: since)
+        let (captures, photos, agents) = try fetch(since: since)
         do {
             let writer = try CSVWriter(stream: stream, newline: .lf)
             try writer.write(row: Self.header)
             for capture in captures {
-                try writer.write(row: Self.fields(of: capture, photos: photos[capture.id] ?? []))
+                try writer.write(row: Self.fields(of: capture, photos: photos[capture.id] ?? [],
+                                                  agentName: capture.agentName(latestIn: agents)))
             }
             // CSVWriter only writes line ends between rows; end the last line too.
             var lineFeed = UInt8(ascii: "\n")
@@ -70,8 +73,8 @@ public struct CatalogueExporter {
         return count
     }
 
-    /// The captures to export in row order, and the photos of each in position order.
-    private func fetch(since: Double?) throws -> ([Capture], [String: [Photo]]) {
+    /// The captures to export in row order, the photos of each in position order, and the agents by id.
+    private func fetch(since: Double?) throws -> ([Capture], [String: [Photo]], [String: Agent]) {
         try catalogue.read { db in
             typealias Columns = Capture.QueryColumns
             var request = Capture.all().order(Columns.setName, Columns.capturedUTC, Columns.id)
@@ -84,12 +87,14 @@ public struct CatalogueExporter {
                 WHERE ? IS NULL OR capture.captured_utc >= ?
                 ORDER BY photo.capture_id, photo.position
                 """, arguments: [since, since])
-            return (captures, Dictionary(grouping: photos, by: \.captureId))
+            let agents = try Agent.fetchAll(db)
+            return (captures, Dictionary(grouping: photos, by: \.captureId),
+                    Dictionary(uniqueKeysWithValues: agents.map { ($0.id, $0) }))
         }
     }
 
-    /// One CSV row, in `header` order.
-    private static func fields(of capture: Capture, photos: [Photo]) -> [String] {
+    /// One CSV row, in `header` order; `agentName` is the agent's latest name.
+    private static func fields(of capture: Capture, photos: [Photo], agentName: String?) -> [String] {
         [
             capture.id,
             capture.setName,
@@ -105,6 +110,10 @@ public struct CatalogueExporter {
             photos.first?.thumbPath ?? "",
             photos.map(\.originalPath).joined(separator: listSeparator),
             photos.map(\.thumbPath).joined(separator: listSeparator),
+            capture.agentId ?? "",
+            agentName ?? "",
+            capture.requestId ?? "",
+            capture.note ?? "",
         ]
     }
 

@@ -26,7 +26,14 @@ extension Capture: SnakeCaseRecord, PersistableRecord {
         static let gtin13 = Column("gtin13")
         static let capturedUTC = Column("captured_utc")
         static let rating = Column("rating")
+        static let agentId = Column("agent_id")
+        static let contextPath = Column("context_path")
     }
+}
+
+extension Agent: SnakeCaseRecord, PersistableRecord {
+    /// The `agent` table.
+    public static let databaseTableName = "agent"
 }
 
 extension Photo: SnakeCaseRecord, PersistableRecord {

@@ -29,10 +29,21 @@ public struct Capture: Codable, Hashable, Sendable {
     public var rating: String
     /// When the capture was committed, ISO 8601 UTC.
     public var createdAt: String
+    /// The agent the set was photographed for (its `capture.json`); nil without context.
+    public var agentId: String?
+    /// The agent's display name as the sidecar gave it at capture time; the `agent` table holds the latest.
+    public var agentName: String?
+    /// The agent's request this capture answers, as given in `capture.json`.
+    public var requestId: String?
+    /// Free text from `capture.json`.
+    public var note: String?
+    /// Where the set's `capture.json` was kept, relative to the library; shared by the set's captures.
+    public var contextPath: String?
 
     public init(id: String, runId: Int64?, setName: String, barcode: String?, symbology: String?, gtin13: String?,
                 capturedAt: String, capturedUTC: Double, timeSource: String, photoCount: Int,
-                quality: Double, rating: String, createdAt: String) {
+                quality: Double, rating: String, createdAt: String, agentId: String? = nil, agentName: String? = nil,
+                requestId: String? = nil, note: String? = nil, contextPath: String? = nil) {
         self.id = id
         self.runId = runId
         self.setName = setName
@@ -46,6 +57,29 @@ public struct Capture: Codable, Hashable, Sendable {
         self.quality = quality
         self.rating = rating
         self.createdAt = createdAt
+        self.agentId = agentId
+        self.agentName = agentName
+        self.requestId = requestId
+        self.note = note
+        self.contextPath = contextPath
+    }
+}
+
+/// An agent that photo sets are captured for: one row per agent id, holding its latest display name.
+public struct Agent: Codable, Hashable, Sendable {
+    /// The stable id from `capture.json`.
+    public var id: String
+    /// The latest display name seen; the id itself when no sidecar named it.
+    public var name: String
+    /// When a set of this agent was first and last committed, ISO 8601 UTC.
+    public var firstSeen: String
+    public var lastSeen: String
+
+    public init(id: String, name: String, firstSeen: String, lastSeen: String) {
+        self.id = id
+        self.name = name
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
     }
 }
 
@@ -183,10 +217,13 @@ public struct CommittedSet: Sendable {
     public var captures: [Capture]
     public var photos: [Photo]
     public var hits: [BarcodeHit]
+    /// The agent the set's `capture.json` names, inserted or brought up to date in the same transaction.
+    public var agent: Agent?
 
-    public init(captures: [Capture], photos: [Photo], hits: [BarcodeHit]) {
+    public init(captures: [Capture], photos: [Photo], hits: [BarcodeHit], agent: Agent? = nil) {
         self.captures = captures
         self.photos = photos
         self.hits = hits
+        self.agent = agent
     }
 }

@@ -14,8 +14,16 @@ struct CommitJournal: Codable {
         var sha256: String
     }
 
+    /// The set's `capture.json`: absolute inbox path, and library-relative path it is placed at.
+    struct Context: Codable {
+        var source: String
+        var placed: String
+    }
+
     var setName: String
     var entries: [Entry]
+    /// Absent in journals of sets without a sidecar (and in those of earlier versions).
+    var context: Context?
 
     /// Writes the journal durably into `folder`; returns its path.
     func write(in folder: String) throws -> String {

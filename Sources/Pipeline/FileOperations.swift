@@ -132,6 +132,43 @@ enum FileOperations {
         }
     }
 
+    /// Puts `bytes` at `path` atomically, replacing what is there: written to a hidden temporary file
+    /// in the same folder (`.<name>.<random>.tmp`), flushed, then renamed over `path`. A crash leaves
+    /// the old file or the new one, never a mix; at worst the temporary file stays behind.
+    static func replace(_ path: String, with bytes: [UInt8]) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary = (folder as NSString).appendingPathComponent(".\(name).\(UUID().uuidString.prefix(8)).tmp")
+        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw FileOperationError(operation: "create", path: temporary, code: errno) }
+        var failure: FileOperationError?
+        if let code = writeAll(output, bytes, bytes.count) {
+            failure = FileOperationError(operation: "write", path: temporary, code: code)
+        } else if fsync(output) != 0 {
+            failure = FileOperationError(operation: "flush", path: temporary, code: errno)
+        }
+        close(output)
+        if failure == nil, rename(temporary, path) != 0 {
+            failure = FileOperationError(operation: "replace", path: path, code: errno)
+        }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        syncDirectory(folder)
+    }
+
+    /// Moves `source` out of the way to `desired` (or `name (2).ext`… when taken) with a `.reason`
+    /// note beside it, as the quarantine keeps files; returns where it went. Never overwrites.
+    static func setAside(_ source: String, to desired: String, label: String, reason: String) throws -> String {
+        var taken = Set<String>()
+        let destination = unusedPath(desired, taken: &taken)
+        try makeDirectories((destination as NSString).deletingLastPathComponent)
+        try move(source, to: destination)
+        try write(Array("file: \(label)\nreason: \(reason)\nat: \(Date())\n".utf8), to: destination + ".reason")
+        return destination
+    }
+
     /// Removes a file; a file already gone is fine.
     static func remove(_ path: String) throws {
         guard unlink(path) == 0 || errno == ENOENT else {

@@ -114,7 +114,8 @@ public final class IngestRun {
     }
 
     private func log(_ report: SetReport) {
-        logger.info("set committed", metadata: [
+        // At notice, the default level: without a terminal's progress line these are the run's heartbeat.
+        logger.notice("set committed", metadata: [
             "set": "\(report.name)", "captures": "\(report.captures)", "photos": "\(report.photos)",
             "duplicates": "\(report.duplicates.count)", "quarantined": "\(report.quarantined.count)",
             "failed": "\(report.failed.count)", "seconds": "\(String(format: "%.2f", report.seconds))",
@@ -182,44 +183,6 @@ private final class RunState: @unchecked Sendable {
         summary.sets = reports
         summary.stoppedEarly = reason
         return summary
-    }
-}
-
-/// How far a run has come.
-public struct RunProgress: Sendable {
-    public var photosDone: Int
-    public var photosTotal: Int
-    public var setsDone: Int
-    public var setsTotal: Int
-    public var elapsed: Double
-
-    /// Photos per second so far.
-    public var rate: Double { elapsed > 0 ? Double(photosDone) / elapsed : 0 }
-
-    /// Seconds left at the current rate, when it can be told.
-    public var remaining: Double? { rate > 0 ? Double(photosTotal - photosDone) / rate : nil }
-}
-
-private final class ProgressCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: RunProgress
-    private let started: Date
-
-    init(photos: Int, sets: Int, started: Date) {
-        current = RunProgress(photosDone: 0, photosTotal: photos, setsDone: 0, setsTotal: sets, elapsed: 0)
-        self.started = started
-    }
-
-    func photoDone() -> RunProgress { update { $0.photosDone += 1 } }
-
-    func setDone() -> RunProgress { update { $0.setsDone += 1 } }
-
-    private func update(_ change: (inout RunProgress) -> Void) -> RunProgress {
-        lock.lock()
-        defer { lock.unlock() }
-        change(&current)
-        current.elapsed = Date().timeIntervalSince(started)
-        return current
     }
 }
 

@@ -8,6 +8,9 @@ public struct PhotoSet: Sendable {
     public var files: [InboxFile]
     /// Hidden files (`.DS_Store`) and names that are not UTF-8: ignored and left where they are.
     public var ignored: [String]
+    /// The absolute path of the set's `capture.json` sidecar (see `CaptureContext`), when the set
+    /// folder's root has one; it is not among `files`.
+    public var contextFile: String?
 
     /// Sub-folders are followed to this depth; deeper ones are left in place and reported.
     public static let maximumDepth = 16
@@ -37,6 +40,8 @@ public struct PhotoSet: Sendable {
             let path = (folder as NSString).appendingPathComponent(entry.name)
             if entry.name.hasPrefix(".") || entry.kind == .unnamed {
                 ignored.append(relative)
+            } else if prefix.isEmpty && entry.name == CaptureContext.fileName && entry.kind != .directory {
+                contextFile = path
             } else if entry.kind == .directory {
                 if depth + 1 < Self.maximumDepth {
                     try collect(folder: path, prefix: relative, depth: depth + 1)

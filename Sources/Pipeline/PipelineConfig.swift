@@ -20,6 +20,12 @@ public struct PipelineConfig: Sendable, Equatable {
     public var maxPixels = 100_000_000
     public var maxFileBytes: Int64 = 512 * 1024 * 1024
     public var symbologies = Set(Symbology.allCases)
+    /// `ingest watch`: seconds a set must stay unchanged before it is ingested.
+    public var settleSeconds = 10.0
+    /// `ingest watch`: seconds between sweeps of the inbox for sets the events missed.
+    public var rescanSeconds = 300.0
+    /// `ingest watch`: a hidden file whose appearance in a set folder marks the set complete.
+    public var readyMarker = ".ready"
 
     /// The defaults, with every path under `folder`.
     public init(folder: String) {
@@ -79,11 +85,20 @@ public struct PipelineConfig: Sendable, Equatable {
             }
             config.symbologies = chosen
         }
+        if let value = try reader.number("settleSeconds", in: 1...3_600) { config.settleSeconds = value }
+        if let value = try reader.number("rescanSeconds", in: 10...86_400) { config.rescanSeconds = value }
+        if let value = try reader.string("readyMarker") {
+            guard value.hasPrefix("."), value.count > 1, value != "..", !value.contains("/") else {
+                throw ConfigError(file: file, message: "readyMarker must be a hidden file name (a dot, then no slash), got \"\(value)\"")
+            }
+            config.readyMarker = value
+        }
         return config
     }
 
     static let known: Set<String> = ["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",
-                                     "grouping", "originals", "workers", "maxPixels", "maxFileBytes", "symbologies"]
+                                     "grouping", "originals", "workers", "maxPixels", "maxFileBytes", "symbologies",
+                                     "settleSeconds", "rescanSeconds", "readyMarker"]
 
     /// `path` made absolute against `folder` (unless it already is), `~` expanded.
     public static func resolve(_ path: String, against folder: String) -> String {

@@ -25,6 +25,9 @@ public struct SetReport: Sendable {
     public var ignored: [String] = []
     /// Photos catalogued from this very set and path by an earlier run in `copy` mode, skipped.
     public var alreadyCatalogued = 0
+    /// The set's `capture.json` could not be used: the set was ingested without agent context and
+    /// the sidecar left where it was.
+    public var contextProblem: FileReport?
     public var seconds = 0.0
 
     public init(name: String) {
@@ -48,7 +51,8 @@ public struct RunSummary: Sendable {
     public var duplicates: [FileReport] { sets.flatMap(\.duplicates) }
     public var quarantined: [FileReport] { sets.flatMap(\.quarantined) }
     public var failed: [FileReport] { sets.flatMap(\.failed) }
+    public var contextProblems: [FileReport] { sets.compactMap(\.contextProblem) }
 
-    /// Nothing needs a human: no file quarantined or failed, and the run reached the end.
-    public var isClean: Bool { quarantined.isEmpty && failed.isEmpty && stoppedEarly == nil }
+    /// Nothing needs a human: no file quarantined or failed, every sidecar used, and the run reached the end.
+    public var isClean: Bool { quarantined.isEmpty && failed.isEmpty && contextProblems.isEmpty && stoppedEarly == nil }
 }

@@ -11,6 +11,7 @@ import Logging
 ///    the inbox still holds every original;
 /// 3. one database transaction inserts the set's captures, photos and barcode hits;
 /// 4. only then remove the originals from the inbox (`move`), quarantine rejects, delete the journal.
+/// The set's `capture.json`, when valid, travels with its originals (`originals/<set>/capture.json`).
 /// `recover()` finishes or undoes whatever a journal left behind: placed files whose rows exist were
 /// committed (their inbox copies are removed); placed files without rows are removed again.
 final class SetCommitter {
@@ -33,6 +34,7 @@ final class SetCommitter {
     func commit(_ set: PhotoSet, results: [PhotoOutcome], runId: Int64?) throws -> SetReport {
         var report = SetReport(name: set.name)
         report.ignored = set.ignored
+        let context = readContext(of: set, report: &report)
         var photos: [AnalysedPhoto] = []
         var firstInSet: [String: AnalysedPhoto] = [:]
         let known = try catalogue.photos(withSHA256: results.compactMap {
@@ -61,9 +63,14 @@ final class SetCommitter {
             }
         }
         defer { FileOperations.removeEmptyFolders(set.folder, stoppingAt: config.inbox) }
-        guard !photos.isEmpty else { return report }
+        guard !photos.isEmpty else {
+            if context != nil {
+                logger.info("capture.json left in the inbox: no photo of its set was committed", metadata: ["set": "\(set.name)"])
+            }
+            return report
+        }
         do {
-            report.captures = try place(grouper.group(photos), setName: set.name, runId: runId)
+            report.captures = try place(grouper.group(photos), set: set, context: context, runId: runId)
             report.photos = photos.count
         } catch let error as FileOperationError where error.isOutOfSpace {
             throw error
@@ -77,6 +84,20 @@ final class SetCommitter {
             photos.forEach { unlink($0.thumbnail.path) }
         }
         return report
+    }
+
+    /// The set's sidecar, or nil; one that cannot be used is reported, and left where it is.
+    private func readContext(of set: PhotoSet, report: inout SetReport) -> CaptureContext? {
+        guard let file = set.contextFile else { return nil }
+        do {
+            return try CaptureContext.load(path: file)
+        } catch {
+            logger.warning("capture.json not used, the set is ingested without agent context",
+                           metadata: ["set": "\(set.name)", "error": "\(error.message)"])
+            report.contextProblem = FileReport(path: "\(set.name)/\(CaptureContext.fileName)", reason: error.message,
+                                               keptAt: file)
+            return nil
+        }
     }
 
     /// A photo whose bytes are catalogued already. In `copy` mode the inbox keeps its originals, so a
@@ -93,11 +114,18 @@ final class SetCommitter {
     }
 
     /// Steps 1–4 of the protocol for the set's captures.
-    private func place(_ groups: [PhotoGroup<AnalysedPhoto>], setName: String, runId: Int64?) throws -> Int {
+    private func place(_ groups: [PhotoGroup<AnalysedPhoto>], set: PhotoSet, context: CaptureContext?,
+                       runId: Int64?) throws -> Int {
+        let setName = set.name
         var taken = Set<String>()
         var journal = CommitJournal(setName: setName, entries: [])
         var records = CommittedSet(captures: [], photos: [], hits: [])
         let now = CaptureTime(utc: Date().timeIntervalSince1970, offsetSeconds: 0, hasFraction: false, source: .fileTime).iso8601
+        if let context, let source = set.contextFile {
+            let placed = FileOperations.unusedPath(layout.absolute(layout.contextPath(set: setName)), taken: &taken)
+            journal.context = .init(source: source, placed: layout.relative(placed))
+            records.agent = Agent(id: context.agentId, name: context.agentName ?? context.agentId, firstSeen: now, lastSeen: now)
+        }
         for group in groups {
             let captureId = UUID().uuidString.lowercased()
             for (position, photo) in group.photos.enumerated() {
@@ -110,7 +138,8 @@ final class SetCommitter {
                                             originalPath: layout.relative(original), thumbPath: layout.relative(thumb)))
                 records.hits += photo.barcodes.map { BarcodeHit(reading: $0, photoId: photoId) }
             }
-            records.captures.append(Capture(group: group, id: captureId, runId: runId, setName: setName, createdAt: now))
+            records.captures.append(Capture(group: group, id: captureId, runId: runId, setName: setName, createdAt: now,
+                                            context: context, contextPath: journal.context?.placed))
         }
         let journalPath = try journal.write(in: layout.journal)
         do {
@@ -123,6 +152,7 @@ final class SetCommitter {
         }
         if config.originals == .move {
             for entry in journal.entries { try FileOperations.remove(entry.source) }
+            if let context = journal.context { try FileOperations.remove(context.source) }
         }
         try FileOperations.remove(journalPath)
         return records.captures.count
@@ -143,6 +173,12 @@ final class SetCommitter {
             }
             try FileOperations.move(entry.staged, to: thumb)
         }
+        if let context = journal.context {
+            let placed = layout.absolute(context.placed)
+            let folder = (placed as NSString).deletingLastPathComponent
+            if folders.insert(folder).inserted { try FileOperations.makeDirectories(folder) }
+            try FileOperations.link(context.source, to: placed)
+        }
         folders.forEach(FileOperations.syncDirectory)
     }
 
@@ -152,6 +188,7 @@ final class SetCommitter {
             if FileOperations.exists(layout.absolute(entry.thumbnail)) { unlink(layout.absolute(entry.thumbnail)) }
             unlink(entry.staged)
         }
+        if let context = journal.context { unlink(layout.absolute(context.placed)) }
     }
 
     /// Finishes or undoes the commits a crash interrupted, from their journals; empties staging.
@@ -162,14 +199,15 @@ final class SetCommitter {
                 continue
             }
             let known = try catalogue.photos(withSHA256: journal.entries.map(\.sha256))
-            for entry in journal.entries {
-                if known[entry.sha256]?.originalPath == entry.original {
-                    if config.originals == .move, FileOperations.exists(layout.absolute(entry.original)) {
-                        try FileOperations.remove(entry.source)
-                    }
-                } else {
-                    try FileOperations.remove(layout.absolute(entry.original))
-                    try FileOperations.remove(layout.absolute(entry.thumbnail))
+            // The journal's files are one set, committed in one transaction: all or none have rows.
+            let committed = journal.entries.contains { known[$0.sha256]?.originalPath == $0.original }
+            let placed = journal.entries.flatMap { [$0.original, $0.thumbnail] } + (journal.context.map { [$0.placed] } ?? [])
+            let sources = journal.entries.map { ($0.source, $0.original) } + (journal.context.map { [($0.source, $0.placed)] } ?? [])
+            if !committed {
+                for path in placed { try FileOperations.remove(layout.absolute(path)) }
+            } else if config.originals == .move {
+                for (source, original) in sources where FileOperations.exists(layout.absolute(original)) {
+                    try FileOperations.remove(source)
                 }
             }
             try FileOperations.remove(path)
@@ -207,6 +245,9 @@ struct LibraryLayout {
     var duplicates: String { (quarantine as NSString).appendingPathComponent("duplicates") }
 
     func originalPath(set: String, file: String) -> String { "originals/\(set)/\(file)" }
+
+    /// Where a set's `capture.json` is kept: beside its originals.
+    func contextPath(set: String) -> String { originalPath(set: set, file: CaptureContext.fileName) }
 
     func thumbPath(set: String, file: String) -> String {
         "thumbs/\(set)/\((file as NSString).deletingPathExtension).jpg"

@@ -24,7 +24,7 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 
-    @Flag(name: .shortAndLong, help: "Log every set and every file set aside.")
+    @Flag(name: .shortAndLong, help: "Also log every file set aside, and other details.")
     var verbose = false
 
     func validate() throws {
@@ -43,14 +43,23 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// Sends log lines to standard error at the chosen verbosity; only the executable does this.
-    func bootstrapLogging() -> Logger {
+    /// With a `progress` line, log lines are written above it.
+    func bootstrapLogging(progress: ProgressLine? = nil) -> Logger {
         let level: Logger.Level = quiet ? .error : verbose ? .info : .notice
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
-            return handler
+            guard let progress else { return handler }
+            return ProgressAwareLogHandler(inner: handler, progress: progress)
         }
         return Logger(label: "ingest")
+    }
+
+    /// What most commands start with: the configuration (its problems exit 64), logging, and the catalogue.
+    func openCatalogue(progress: ProgressLine? = nil) throws -> (config: PipelineConfig, logger: Logger, catalogue: Catalogue) {
+        let config = try Ingest.reportingUsageErrors { try loadConfig() }
+        let logger = bootstrapLogging(progress: progress)
+        return (config, logger, try Catalogue(path: config.catalog, logger: logger))
     }
 
     /// Loads the configuration, turning its problems into usage errors (exit 64).
@@ -70,6 +79,19 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 extension ParsableCommand {
+    /// The capture `lookUp` finds for the id prefix `id`; when there is none, or the prefix is
+    /// ambiguous, says so on standard error and exits 1.
+    static func requiringCapture<T>(_ id: String, _ lookUp: () throws -> T?) throws -> T {
+        do {
+            if let found = try lookUp() { return found }
+            FileHandle.standardError.write(Data("ingest: no capture id starts with '\(id)'; see ingest list.\n".utf8))
+        } catch let error as CatalogError {
+            guard case .ambiguousId = error else { throw error }
+            FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
+        }
+        throw ExitCode(1)
+    }
+
     /// Runs `body`, mapping usage problems to exit 64 with their message on standard error.
     static func reportingUsageErrors<T>(_ body: () throws -> T) throws -> T {
         do {

@@ -12,11 +12,12 @@ extension Ingest {
         @Option(name: .customLong("csv"), help: "The CSV file to write, or - for standard output.")
         var csvPath: String
 
+        @Option(help: "Only captures taken from this day (YYYY-MM-DD, UTC) or ISO 8601 time on.")
+        var since: TimeBound?
+
         func run() throws {
-            let config = try Self.reportingUsageErrors { try options.loadConfig() }
-            let logger = options.bootstrapLogging()
-            let catalogue = try Catalogue(path: config.catalog, logger: logger)
-            let rows = try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: csvPath)
+            let (_, _, catalogue) = try options.openCatalogue()
+            let rows = try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: csvPath, since: since?.seconds)
             if csvPath != "-" && !options.quiet {
                 FileHandle.standardError.write(Data("exported \(rows) captures to \(csvPath)\n".utf8))
             }

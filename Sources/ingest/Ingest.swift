@@ -5,6 +5,6 @@ import ArgumentParser
 struct Ingest: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Turns folders of product photos into a searchable product catalogue.",
-        subcommands: [Run.self, Export.self]
+        subcommands: [Run.self, Watch.self, Export.self, List.self, Show.self, Delete.self, Thumbnails.self, Verify.self]
     )
 }

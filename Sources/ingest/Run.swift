@@ -8,10 +8,12 @@ extension Ingest {
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Ingests every photo set in the inbox into the catalogue.",
-            discussion: "Exit codes: 0 all good; 1 the run finished but files were quarantined or failed; 64 usage or configuration error."
+            discussion: "Exit codes: 0 all good; 1 the run finished but files were quarantined or failed; 64 usage or configuration error; 75 another ingest run or watch holds the library."
         )
 
         @OptionGroup var options: CommonOptions
+
+        @OptionGroup var lock: LockOptions
 
         func run() throws {
             let config = try Self.reportingUsageErrors { () throws -> PipelineConfig in
@@ -22,9 +24,15 @@ extension Ingest {
                 }
                 return config
             }
-            let logger = options.bootstrapLogging()
+            let progress = ProgressLine.onTerminal(quiet: options.quiet)
+            let logger = options.bootstrapLogging(progress: progress)
+            let libraryLock = try lock.lockLibrary(config, logger: logger)
+            defer { libraryLock.release() }
             let catalogue = try Catalogue(path: config.catalog, logger: logger)
-            let summary = try IngestRun(config: config, catalogue: catalogue, logger: logger).run()
+            let run = IngestRun(config: config, catalogue: catalogue, logger: logger)
+            run.onProgress = { progress?.update($0) }
+            let summary = try run.run()
+            progress?.finish()
             if !options.quiet || !summary.isClean {
                 print(SummaryPrinter(summary: summary, config: config).text, terminator: "")
             }

@@ -43,7 +43,7 @@ final class CatalogueExporterTests: XCTestCase {
             "gtin13": "4006381333931", "captured_at": "2023-11-14T23:13:20+01:00", "time_source": "exif",
             "photo_count": "2", "photos": "tin \"A\", front.jpg;back,side.jpg", "rating": "Good",
             "quality": "0.812", "thumbnail": "thumbs/p0.jpg", "originals": "originals/p0.jpg;originals/p1.jpg",
-            "thumbnails": "thumbs/p0.jpg;thumbs/p1.jpg",
+            "thumbnails": "thumbs/p0.jpg;thumbs/p1.jpg", "agent_id": "", "agent_name": "", "request_id": "", "note": "",
         ]])
     }
 
@@ -52,6 +52,7 @@ final class CatalogueExporterTests: XCTestCase {
         XCTAssertEqual(header, [
             "capture_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "time_source",
             "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
+            "agent_id", "agent_name", "request_id", "note",
         ])
         let text = try String(contentsOf: folder.appendingPathComponent("export.csv"), encoding: .utf8)
         XCTAssertEqual(text, header.joined(separator: ",") + "\n")

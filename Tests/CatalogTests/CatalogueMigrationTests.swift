@@ -14,7 +14,9 @@ final class CatalogueMigrationTests: XCTestCase {
             "run": ["id", "started_at", "finished_at", "inbox", "sets", "captures", "photos", "duplicates",
                     "quarantined", "failed"],
             "capture": ["id", "run_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "captured_utc",
-                        "time_source", "photo_count", "quality", "rating", "created_at"],
+                        "time_source", "photo_count", "quality", "rating", "created_at",
+                        "agent_id", "agent_name", "request_id", "note", "context_path"],
+            "agent": ["id", "name", "first_seen", "last_seen"],
             "photo": ["id", "capture_id", "position", "original_name", "source_path", "original_path", "thumb_path",
                       "thumb_width", "thumb_height", "sha256", "byte_size", "format", "width", "height",
                       "orientation", "make", "model", "taken_at", "taken_utc", "time_source", "sharpness",
@@ -50,7 +52,7 @@ final class CatalogueMigrationTests: XCTestCase {
 
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(Catalogue.schemaVersions, ["v1"])
+        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents"])
         let applied = try catalogue.read { db in try Catalogue.migrator.appliedIdentifiers(db) }
         XCTAssertEqual(applied, Set(Catalogue.schemaVersions))
     }

@@ -57,7 +57,7 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(export.status, 0, export.stderr)
         let lines = export.stdout.split(separator: "\n")
         XCTAssertEqual(lines.first.map(String.init),
-                       "capture_id,set_name,barcode,symbology,gtin13,captured_at,time_source,photo_count,photos,rating,quality,thumbnail,originals,thumbnails")
+                       "capture_id,set_name,barcode,symbology,gtin13,captured_at,time_source,photo_count,photos,rating,quality,thumbnail,originals,thumbnails,agent_id,agent_name,request_id,note")
         XCTAssertEqual(lines.count, 8, "a header and 7 captures")
     }
 

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Who a photo set was captured for, from the `capture.json` sidecar at the root of the set folder:
+/// `{"agentId": "chef", "agentName": "Practical Chef", "requestId": "r-17", "note": "…"}`.
+///
+/// Stored on every capture of the set. Only `agentId` is required; a key given as `null` or `""`
+/// counts as absent.
+public struct CaptureContext: Sendable, Equatable {
+    /// The name of the sidecar file.
+    public static let fileName = "capture.json"
+    /// The longest value a key may hold, in characters.
+    public static let maximumLength = 1000
+    /// A larger sidecar is refused unread.
+    static let maximumBytes: Int64 = 64 * 1024
+
+    public var agentId: String
+    public var agentName: String?
+    public var requestId: String?
+    public var note: String?
+
+    public init(agentId: String, agentName: String? = nil, requestId: String? = nil, note: String? = nil) {
+        self.agentId = agentId
+        self.agentName = agentName
+        self.requestId = requestId
+        self.note = note
+    }
+
+    /// Reads and validates the sidecar at `path`, never following a symbolic link.
+    public static func load(path: String) throws(CaptureContextError) -> CaptureContext {
+        let snapshot: FileSnapshot
+        do {
+            snapshot = try FileSnapshot.read(path, maxBytes: maximumBytes)
+        } catch {
+            throw CaptureContextError(file: path, message: "cannot be used: \(error.reason)")
+        }
+        return try parse(Data(snapshot.bytes), file: path)
+    }
+
+    /// Validates sidecar JSON; every problem names `file` and the key.
+    public static func parse(_ data: Data, file: String) throws(CaptureContextError) -> CaptureContext {
+        guard let object = try? JSONSerialization.jsonObject(with: data), let keys = object as? [String: Any] else {
+            throw CaptureContextError(file: file, message: "must hold one JSON object")
+        }
+        let known = ["agentId", "agentName", "requestId", "note"]
+        if let unknown = keys.keys.sorted().first(where: { !known.contains($0) }) {
+            throw CaptureContextError(file: file, message: "\(unknown): unknown key (known keys: \(known.joined(separator: ", ")))")
+        }
+        func text(_ key: String) throws(CaptureContextError) -> String? {
+            guard let raw = keys[key], !(raw is NSNull) else { return nil }
+            guard let value = raw as? String else {
+                throw CaptureContextError(file: file, message: "\(key): must be a string")
+            }
+            guard value.count <= maximumLength else {
+                throw CaptureContextError(file: file, message: "\(key): at most \(maximumLength) characters, got \(value.count)")
+            }
+            return value.isEmpty ? nil : value
+        }
+        guard let agentId = try text("agentId") else {
+            throw CaptureContextError(file: file, message: "agentId: required, a non-empty string")
+        }
+        return CaptureContext(agentId: agentId, agentName: try text("agentName"), requestId: try text("requestId"),
+                              note: try text("note"))
+    }
+}
+
+/// A `capture.json` that cannot be used: the set is ingested without context and the sidecar left in the inbox.
+public struct CaptureContextError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var file: String
+    public var message: String
+
+    public var description: String { "\(file): \(message)" }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Logging
+
+/// Changes below the inbox, from Linux inotify on the inbox and every folder in it.
+///
+/// Tells which set changed, which set's ready marker appeared, which set folder went away, and when
+/// the kernel dropped events (the caller then sweeps the inbox). Folders created or moved in are
+/// watched as they appear. One thread calls `waitForChanges(timeout:)`; `wake()` may come from any.
+/// Every inotify and poll call of the package is in this file.
+public final class InboxWatcher: @unchecked Sendable {
+    /// One thing that happened below the inbox.
+    public enum Change: Equatable, Sendable {
+        /// A file or folder of the set was created, written, moved or deleted.
+        case changed(set: String)
+        /// The set's ready marker was created, written or moved in.
+        case marked(set: String)
+        /// The set folder was deleted or moved out of the inbox.
+        case removed(set: String)
+        /// The kernel's event queue overflowed: changes were lost, sweep the inbox.
+        case overflow
+    }
+
+    public let inbox: String
+    /// The file name that marks a set as complete (`.ready`).
+    public let readyMarker: String
+    private let logger: Logger
+    private let events: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    /// Folder of each watch, relative to the inbox ("" is the inbox itself), and the reverse.
+    private var folders: [Int32: String] = [:]
+    private var watches: [String: Int32] = [:]
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    private static let mask = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE
+        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
+
+    /// Starts watching `inbox` and every folder below it. Throws `InboxWatchError` when the inbox
+    /// cannot be watched (missing, not a folder, inotify limits reached).
+    public init(inbox: String, readyMarker: String, logger: Logger) throws {
+        self.inbox = inbox
+        self.readyMarker = readyMarker
+        self.logger = logger
+        events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        var ends: [Int32] = [-1, -1]
+        guard events >= 0, pipe(&ends) == 0 else {
+            let code = errno
+            if events >= 0 { close(events) }
+            throw InboxWatchError(path: inbox, message: "cannot start watching: \(Self.reason(code))")
+        }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
+        _ = fcntl(wakeWrite, F_SETFL, O_NONBLOCK)
+        let watch = inotify_add_watch(events, inbox, Self.mask)
+        guard watch >= 0 else {
+            throw InboxWatchError(path: inbox, message: "cannot watch the inbox: \(Self.reason(errno))")
+        }
+        folders[watch] = ""
+        watches[""] = watch
+        watchFolders()
+    }
+
+    deinit {
+        [events, wakeRead, wakeWrite].forEach { close($0) }
+    }
+
+    /// How many folders are watched, the inbox included.
+    public var watchedFolders: Int { folders.count }
+
+    /// Watches every folder below the inbox that is not watched yet and drops watches of folders
+    /// that are gone; for start-up and after an overflow, when creations may have gone unseen.
+    public func watchFolders() {
+        var seen = Set<String>()
+        watchTree("", seen: &seen)
+        for (folder, watch) in watches where !seen.contains(folder) && folders[watch] == folder {
+            inotify_rm_watch(events, watch)
+            forgetWatch(watch)
+        }
+    }
+
+    /// Waits up to `timeout` seconds (infinity: no limit) for changes and returns them in order;
+    /// empty when the time ran out or `wake()` was called. Throws when the inbox itself went away.
+    public func waitForChanges(timeout: Double) throws -> [Change] {
+        var polls = [pollfd(fd: events, events: Int16(POLLIN), revents: 0),
+                     pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        let milliseconds = timeout.isFinite ? Int32(min(max(0, (timeout * 1000).rounded(.up)), 86_400_000)) : -1
+        guard poll(&polls, 2, milliseconds) >= 0 || errno == EINTR else {
+            throw InboxWatchError(path: inbox, message: "cannot wait for changes: \(Self.reason(errno))")
+        }
+        if polls[1].revents != 0 {
+            _ = buffer.withUnsafeMutableBytes { read(wakeRead, $0.baseAddress, $0.count) }
+        }
+        return polls[0].revents != 0 ? try readChanges() : []
+    }
+
+    /// Makes a waiting (or the next) `waitForChanges(timeout:)` return at once. Thread-safe.
+    public func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// Everything the kernel has queued, translated.
+    private func readChanges() throws -> [Change] {
+        var changes: [Change] = []
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(events, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            // struct inotify_event: wd, mask, cookie, len, then len bytes of NUL-padded name.
+            let raw = buffer.withUnsafeBytes { bytes in
+                var parsed: [(watch: Int32, mask: UInt32, name: [UInt8])] = []
+                var offset = 0
+                while offset + 16 <= count {
+                    let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    let name = bytes[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+                    parsed.append((bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                                   bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self), Array(name)))
+                    offset += 16 + length
+                }
+                return parsed
+            }
+            for event in raw { changes += try translate(watch: event.watch, mask: event.mask, name: event.name) }
+        }
+        return changes
+    }
+
+    private func translate(watch: Int32, mask: UInt32, name rawName: [UInt8]) throws -> [Change] {
+        func has(_ flags: Int32) -> Bool { mask & UInt32(flags) != 0 }
+        if has(IN_Q_OVERFLOW) { return [.overflow] }
+        guard let folder = folders[watch] else { return [] }
+        if has(IN_IGNORED) {
+            forgetWatch(watch)
+            return []
+        }
+        if has(IN_DELETE_SELF | IN_MOVE_SELF) {
+            guard !folder.isEmpty else {
+                throw InboxWatchError(path: inbox, message: "the inbox was deleted or moved away")
+            }
+            return []  // the parent folder's watch reports it
+        }
+        let name = String(validating: rawName, as: UTF8.self)
+        let isFolder = has(IN_ISDIR)
+        if folder.isEmpty {
+            // Directly in the inbox only non-hidden folders are sets; loose files belong to none.
+            guard let name, isFolder, !name.hasPrefix(".") else { return [] }
+            if has(IN_DELETE | IN_MOVED_FROM) {
+                unwatch(name)
+                return [.removed(set: name)]
+            }
+            if has(IN_CREATE | IN_MOVED_TO) { addWatches(name) }
+            return [.changed(set: name)]
+        }
+        let set = String(folder.prefix { $0 != "/" })
+        if let name, isFolder {
+            let path = folder + "/" + name
+            if has(IN_CREATE | IN_MOVED_TO) { addWatches(path) }
+            if has(IN_MOVED_FROM) { unwatch(path) }
+        } else if folder == set, name == readyMarker, has(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO) {
+            return [.marked(set: set)]
+        }
+        return [.changed(set: set)]
+    }
+
+    /// Watches `folder` (relative to the inbox) and every folder below it.
+    private func addWatches(_ folder: String) {
+        var seen = Set<String>()
+        watchTree(folder, seen: &seen)
+    }
+
+    private func watchTree(_ folder: String, seen: inout Set<String>) {
+        let path = folder.isEmpty ? inbox : (inbox as NSString).appendingPathComponent(folder)
+        if !folder.isEmpty {
+            let watch = inotify_add_watch(events, path, Self.mask)
+            guard watch >= 0 else {
+                if errno != ENOENT && errno != ENOTDIR {
+                    logger.warning("cannot watch a folder; the periodic sweep still finds its set",
+                                   metadata: ["folder": "\(path)", "error": "\(Self.reason(errno))"])
+                }
+                return
+            }
+            // The same folder under a new name (a rename the events did not show) keeps its watch.
+            if let old = folders[watch], old != folder { watches[old] = nil }
+            folders[watch] = folder
+            watches[folder] = watch
+        }
+        seen.insert(folder)
+        let depth = folder.isEmpty ? 0 : folder.split(separator: "/").count
+        guard depth < PhotoSet.maximumDepth,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        for name in names where !(folder.isEmpty && name.hasPrefix(".")) {
+            var info = stat()
+            let child = (path as NSString).appendingPathComponent(name)
+            if lstat(child, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                watchTree(folder.isEmpty ? name : folder + "/" + name, seen: &seen)
+            }
+        }
+    }
+
+    /// Stops watching `folder` and everything below it (it moved away; its watches would report
+    /// changes under the old name).
+    private func unwatch(_ folder: String) {
+        for (path, watch) in watches where path == folder || path.hasPrefix(folder + "/") {
+            inotify_rm_watch(events, watch)
+            forgetWatch(watch)
+        }
+    }
+
+    private func forgetWatch(_ watch: Int32) {
+        guard let folder = folders.removeValue(forKey: watch) else { return }
+        if watches[folder] == watch { watches[folder] = nil }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOSPC: "the inotify watch limit is reached (raise fs.inotify.max_user_watches)"
+        case EMFILE: "the inotify instance limit is reached (raise fs.inotify.max_user_instances)"
+        default: String(cString: strerror(code))
+        }
+    }
+}
+
+/// Watching the inbox failed: the folder, and what went wrong.
+public struct InboxWatchError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var message: String
+
+    public var description: String { "\(path): \(message)" }
+}

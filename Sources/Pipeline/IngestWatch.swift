@@ -1,0 +1,173 @@
+import Catalog
+import Foundation
+import Logging
+
+/// `ingest watch`: ingests each photo set as soon as it is complete, until asked to stop.
+///
+/// Inotify events (`InboxWatcher`) say which sets change; a `SettleTracker` says when one is
+/// complete — unchanged for `settleSeconds` with its files' sizes and times as they were, or marked
+/// by `readyMarker`. Complete sets go through an `IngestRun`, several at a time when they settle
+/// together. At start-up, every `rescanSeconds` and after lost events the inbox is swept for sets the
+/// events did not show. The caller must hold the `LibraryLock`.
+public final class IngestWatch: @unchecked Sendable {
+    private let config: PipelineConfig
+    private let logger: Logger
+    private let watcher: InboxWatcher
+    private let ingest: IngestRun
+    private var tracker: SettleTracker
+    private let stopLock = NSLock()
+    private var stopRequested = false
+
+    /// Starts watching the inbox; sets are ingested once `run()` is called. Throws
+    /// `InboxWatchError` when the inbox cannot be watched.
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) throws {
+        self.config = config
+        self.logger = logger
+        watcher = try InboxWatcher(inbox: config.inbox, readyMarker: config.readyMarker, logger: logger)
+        ingest = IngestRun(config: config, catalogue: catalogue, logger: logger)
+        tracker = SettleTracker(settleSeconds: config.settleSeconds)
+    }
+
+    /// Watches and ingests until `requestStop()`, then returns once the sets in flight are
+    /// committed. Throws when watching cannot go on: the inbox went away, a run could not start,
+    /// or a run stopped early (a full disk); sets not committed stay in the inbox.
+    public func run() throws {
+        logger.notice("watching the inbox", metadata: [
+            "inbox": "\(config.inbox)", "folders": "\(watcher.watchedFolders)",
+            "settleSeconds": "\(config.settleSeconds)", "readyMarker": "\(config.readyMarker)",
+        ])
+        var nextSweep = clock()
+        while !isStopRequested {
+            if clock() >= nextSweep {
+                sweep(at: clock())
+                nextSweep = clock() + config.rescanSeconds
+            }
+            try ingestReadySets(at: clock())
+            let wakeAt = min(tracker.nextDeadline ?? .infinity, nextSweep)
+            let changes = try watcher.waitForChanges(timeout: wakeAt - clock())
+            if note(changes, at: clock()) {
+                logger.warning("inotify dropped events; sweeping the inbox")
+                watcher.watchFolders()
+                nextSweep = clock()
+            }
+        }
+        let waiting = tracker.tracked
+        logger.notice("stopped watching", metadata: waiting.isEmpty ? [:] : ["notYetComplete": "\(waiting.joined(separator: ","))"])
+    }
+
+    /// Takes no new set; sets being analysed or committed finish and `run()` returns. Thread-safe.
+    public func requestStop() {
+        stopLock.lock()
+        stopRequested = true
+        stopLock.unlock()
+        ingest.requestStop()
+        watcher.wake()
+    }
+
+    /// Seconds on a monotonic clock, for the tracker: a wall-clock jump must not settle a set early.
+    private func clock() -> Double {
+        ProcessInfo.processInfo.systemUptime
+    }
+
+    private var isStopRequested: Bool {
+        stopLock.lock()
+        defer { stopLock.unlock() }
+        return stopRequested
+    }
+
+    /// Feeds events to the tracker, listing each changed set once; true when events were lost.
+    private func note(_ changes: [InboxWatcher.Change], at time: Double) -> Bool {
+        var changed: [String] = []
+        var overflowed = false
+        for change in changes {
+            switch change {
+            case .changed(let set):
+                if !changed.contains(set) { changed.append(set) }
+            case .marked(let set):
+                tracker.noteMarker(set: set)
+            case .removed(let set):
+                changed.removeAll { $0 == set }
+                tracker.forget(set: set)
+            case .overflow:
+                overflowed = true
+            }
+        }
+        for set in changed {
+            tracker.noteChange(set: set, at: time, stamps: (try? photoSet(set)).map(SetStamps.init(of:)))
+        }
+        return overflowed
+    }
+
+    /// Every set folder of the inbox goes through the settle timer (or its marker) as if it had
+    /// just changed, unless it holds nothing new.
+    private func sweep(at time: Double) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: config.inbox).filter { !$0.hasPrefix(".") }
+        } catch {
+            logger.error("cannot sweep the inbox", metadata: ["inbox": "\(config.inbox)", "error": "\(error)"])
+            return
+        }
+        for name in names.sorted() {
+            guard let set = try? photoSet(name) else { continue }
+            tracker.noteSwept(set: name, at: time, stamps: SetStamps(of: set))
+            if !set.files.isEmpty, FileOperations.exists(markerPath(set)) { tracker.noteMarker(set: name) }
+        }
+        logger.debug("swept the inbox", metadata: ["settling": "\(tracker.tracked.joined(separator: ","))"])
+    }
+
+    /// Ingests the sets that have settled, in one run.
+    private func ingestReadySets(at time: Double) throws {
+        var settled: [PhotoSet] = []
+        for name in tracker.ready(at: time) {
+            guard let set = try? photoSet(name) else {
+                tracker.forget(set: name)
+                continue
+            }
+            switch tracker.confirm(set: name, stamps: SetStamps(of: set), at: time) {
+            case .ingest: settled.append(set)
+            case .wait: logger.info("set still changing; waiting again", metadata: ["set": "\(name)"])
+            case .nothingNew: break
+            }
+        }
+        guard !settled.isEmpty, !isStopRequested else { return }
+        let marked = Set(settled.filter { FileOperations.exists(markerPath($0)) }.map(\.name))
+        logger.info("sets complete, ingesting", metadata: ["sets": "\(settled.map(\.name).joined(separator: ","))",
+                                                           "photos": "\(settled.reduce(0) { $0 + $1.files.count })"])
+        let summary = try ingest.run(sets: settled)
+        for report in summary.sets where report.failed.isEmpty {
+            guard let set = settled.first(where: { $0.name == report.name }) else { continue }
+            // A sweep that finds only what the ingest left (copy mode) has nothing new to do.
+            tracker.noteIngested(set: set.name, remaining: SetStamps(of: set))
+            if marked.contains(set.name) {
+                try? FileOperations.remove(markerPath(set))
+                FileOperations.removeEmptyFolders(set.folder, stoppingAt: config.inbox)
+            }
+        }
+        if let reason = summary.stoppedEarly {
+            throw IngestWatchError(message: "a run stopped early (\(reason)); its remaining sets stay in the inbox")
+        }
+    }
+
+    /// The set folder `name` as it is now; throws when it is gone or no longer a folder (a symbolic
+    /// link is not a set, as in `ingest run`).
+    private func photoSet(_ name: String) throws -> PhotoSet {
+        let folder = (config.inbox as NSString).appendingPathComponent(name)
+        var info = stat()
+        guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw FileOperationError(operation: "list", path: folder, code: ENOTDIR)
+        }
+        return try PhotoSet(name: name, folder: folder)
+    }
+
+    private func markerPath(_ set: PhotoSet) -> String {
+        (set.folder as NSString).appendingPathComponent(config.readyMarker)
+    }
+}
+
+/// Watching had to stop: what happened, and what became of the sets.
+public struct IngestWatchError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+
+    public var description: String { message }
+}

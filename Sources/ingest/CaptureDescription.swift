@@ -1,0 +1,76 @@
+import Catalog
+import Foundation
+
+/// `ingest show` as a person reads it: the capture, its agent, then every photo with its files,
+/// measurements and barcode hits. Paths are absolute, ready to open.
+struct CaptureDescription {
+    var capture: Capture
+    var agent: Agent?
+    var photos: [(photo: Photo, hits: [BarcodeHit])]
+    var library: String
+
+    var text: String {
+        var lines = [
+            "capture   \(capture.id)",
+            "set       \(capture.setName)",
+            "captured  \(capture.capturedAt) (\(Self.timeSource(capture.timeSource)))",
+            "barcode   " + (capture.barcode.map { code in
+                code + " (" + ([capture.symbology, capture.gtin13.map { "GTIN-13 \($0)" }].compactMap { $0 }.joined(separator: ", ")) + ")"
+            } ?? "none"),
+            "quality   \(capture.rating) (\(Self.number(capture.quality)))",
+        ]
+        if let agentId = capture.agentId {
+            var name = agent?.name ?? capture.agentName ?? agentId
+            if let then = capture.agentName, then != name { name += " (at capture: \(then))" }
+            lines.append("agent     \(name) [\(agentId)]")
+        }
+        if let request = capture.requestId { lines.append("request   \(request)") }
+        if let note = capture.note { lines.append("note      " + note.replacingOccurrences(of: "\n", with: "\n          ")) }
+        if let context = capture.contextPath { lines.append("context   \(path(context))") }
+        lines.append("added     \(capture.createdAt)")
+        lines.append("photos    \(capture.photoCount)")
+        for (photo, hits) in photos {
+            lines += describe(photo, hits: hits)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func describe(_ photo: Photo, hits: [BarcodeHit]) -> [String] {
+        let camera = [photo.make, photo.model].compactMap { $0 }.joined(separator: " ")
+        var lines = [
+            "  \(photo.position + 1). \(photo.originalName)  \(photo.format) \(photo.width)×\(photo.height), "
+                + "\(ByteCountFormatter.string(fromByteCount: photo.byteSize, countStyle: .file))"
+                + (camera.isEmpty ? "" : ", \(camera)"),
+            "     taken      \(photo.takenAt) (\(Self.timeSource(photo.timeSource)))",
+            "     original   \(path(photo.originalPath))",
+            "     thumbnail  \(path(photo.thumbPath)) (\(photo.thumbWidth)×\(photo.thumbHeight))",
+            "     quality    \(photo.rating) (\(Self.number(photo.quality))): sharpness \(Self.number(photo.sharpness)), "
+                + "contrast \(Self.number(photo.contrast)), brightness \(Self.number(photo.brightness)), "
+                + "decode \(photo.decodeConfidence.map(Self.number) ?? "-")",
+        ]
+        for hit in hits {
+            lines.append("     barcode    \(hit.symbology) \(hit.text)" + (hit.gtin13.map { " (GTIN-13 \($0))" } ?? "")
+                + ", ZBar quality \(hit.quality), at \(hit.x),\(hit.y) \(hit.width)×\(hit.height)")
+        }
+        if hits.isEmpty { lines.append("     barcode    none") }
+        return lines
+    }
+
+    private func path(_ relative: String) -> String {
+        (library as NSString).appendingPathComponent(relative)
+    }
+
+    /// How a time source reads: where the time came from and whether its UTC offset is known.
+    static func timeSource(_ source: String) -> String {
+        switch source {
+        case "exif": "EXIF, offset known"
+        case "exif-no-offset": "EXIF, offset unknown"
+        case "file-time": "file modification time"
+        default: source
+        }
+    }
+
+    private static func number(_ value: Double) -> String {
+        String(format: "%.2f", value)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import Pipeline
+
+/// `ingest verify`'s report as a person reads it: the totals, then one line per problem and what was done.
+struct LibraryReportPrinter {
+    var report: LibraryReport
+
+    var text: String {
+        let repaired = report.problems.count - report.unrepaired.count
+        var lines = ["photos \(report.photos), files \(report.files), problems \(report.problems.count), "
+            + "repaired \(repaired), left \(report.unrepaired.count)"]
+        let width = report.problems.map(\.kind.rawValue.count).max() ?? 0
+        for problem in report.problems {
+            lines.append("  " + problem.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+                + "  \(problem.path): \(problem.detail)" + (problem.repair.map { " -> \($0)" } ?? ""))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import Pipeline
+
+/// One line on a terminal's standard error showing how far the work is — photos done of all, rate,
+/// time left — redrawn in place with `\r` at most five times a second.
+///
+/// Only for terminals: where standard error is a file or a pipe, the log lines tell the progress.
+/// Log lines written meanwhile (through `ProgressAwareLogHandler`) appear above it.
+final class ProgressLine: @unchecked Sendable {
+    /// Redraws closer together than this are skipped (the last one always draws).
+    static let minimumInterval = 0.2
+
+    private let lock = NSLock()
+    private var text = ""
+    private var lastDraw = Date.distantPast
+
+    private init() {}
+
+    /// A progress line when standard error is a terminal and the command is not `--quiet`; nil otherwise.
+    static func onTerminal(quiet: Bool) -> ProgressLine? {
+        quiet || isatty(STDERR_FILENO) == 0 ? nil : ProgressLine()
+    }
+
+    /// Shows `progress`, unless the line was drawn less than `minimumInterval` ago. Thread-safe.
+    func update(_ progress: RunProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard progress.photosDone == progress.photosTotal || now.timeIntervalSince(lastDraw) >= Self.minimumInterval else {
+            return
+        }
+        lastDraw = now
+        text = Self.describe(progress)
+        write("\r\(text)\u{1B}[K")
+    }
+
+    /// Runs `body`, which writes whole lines to standard error, with the progress line out of its way.
+    func interrupting(_ body: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if !text.isEmpty { write("\r\u{1B}[K") }
+        body()
+        if !text.isEmpty { write(text) }
+    }
+
+    /// Erases the line for good, before the command prints its result.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if !text.isEmpty { write("\r\u{1B}[K") }
+        text = ""
+    }
+
+    /// `photos 37/120  12.4/s  1:07 left`.
+    static func describe(_ progress: RunProgress) -> String {
+        var parts = ["photos \(progress.photosDone)/\(progress.photosTotal)"]
+        if progress.setsTotal > 0 { parts.append("sets \(progress.setsDone)/\(progress.setsTotal)") }
+        parts.append(String(format: "%.1f/s", progress.rate))
+        if let remaining = progress.remaining, progress.photosDone < progress.photosTotal {
+            let seconds = Int(remaining.rounded(.up))
+            parts.append(String(format: "%d:%02d left", seconds / 60, seconds % 60))
+        }
+        return parts.joined(separator: "  ")
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// Writes log lines as `StreamLogHandler` does, first moving a progress line out of the way.
+struct ProgressAwareLogHandler: LogHandler {
+    var inner: StreamLogHandler
+    let progress: ProgressLine
+
+    var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { inner.metadata }
+        set { inner.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { inner[metadataKey: key] }
+        set { inner[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        progress.interrupting { inner.log(event: event) }
+    }
+}
+
+/// Progress for standard error that is not a terminal: a notice line at each tenth of the work.
+final class ProgressMilestones: @unchecked Sendable {
+    private let lock = NSLock()
+    private let logger: Logger
+    private var tenthsLogged = 0
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Logs `progress` when it has reached a tenth not logged yet. Thread-safe.
+    func record(_ progress: RunProgress) {
+        guard progress.photosTotal > 0 else { return }
+        let tenths = progress.photosDone * 10 / progress.photosTotal
+        lock.lock()
+        defer { lock.unlock() }
+        guard tenths > tenthsLogged else { return }
+        tenthsLogged = tenths
+        logger.notice("progress", metadata: ["photos": "\(progress.photosDone)/\(progress.photosTotal)",
+                                             "rate": "\(String(format: "%.1f/s", progress.rate))"])
+    }
+}

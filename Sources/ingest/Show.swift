@@ -1,0 +1,35 @@
+import ArgumentParser
+import Catalog
+import Foundation
+
+extension Ingest {
+    /// `ingest show ID`: one capture with its photos and barcode hits.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Shows everything the catalogue knows about one capture.",
+            discussion: "Exit codes: 0 shown; 1 no capture id starts with ID, or several do; 64 usage error."
+        )
+
+        @OptionGroup var options: CommonOptions
+
+        @Argument(help: "The capture's id, or any prefix of it that only it has.")
+        var id: String
+
+        @Flag(help: "Print one JSON object instead of text.")
+        var json = false
+
+        func run() throws {
+            let (config, _, catalogue) = try options.openCatalogue()
+            let capture = try Self.requiringCapture(id) { try catalogue.capture(idPrefix: id) }
+            let photos = try catalogue.photos(ofCapture: capture.id).map { ($0, try catalogue.hits(ofPhoto: $0.id)) }
+            let agents = try catalogue.agents()
+            if json {
+                try printJSON(CaptureJSON(capture, agents: agents, photos: photos.map(PhotoJSON.init)))
+            } else {
+                let description = CaptureDescription(capture: capture, agent: capture.agentId.flatMap { agents[$0] },
+                                                     photos: photos, library: config.library)
+                print(description.text, terminator: "")
+            }
+        }
+    }
+}

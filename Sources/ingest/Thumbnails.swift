@@ -1,0 +1,54 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Pipeline
+
+extension Ingest {
+    /// `ingest thumbnails`: thumbnails made anew from the originals.
+    struct Thumbnails: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Makes thumbnails anew from the originals in the library.",
+            discussion: "Each thumbnail is replaced atomically. Exit codes: 0 all made; 1 some failed; 64 usage error; 75 another ingest holds the library."
+        )
+
+        @OptionGroup var options: CommonOptions
+
+        @OptionGroup var lock: LockOptions
+
+        @Flag(help: "Remake every thumbnail.")
+        var regenerate = false
+
+        @Flag(help: "Make only the thumbnails missing from the library.")
+        var missing = false
+
+        @Option(help: "The width in pixels (16…4096), recorded in the catalogue; by default the configuration's thumbnailWidth, or with --missing each photo's recorded width.")
+        var width: Int?
+
+        func validate() throws {
+            guard regenerate != missing else { throw ValidationError("Pass exactly one of --regenerate and --missing.") }
+            if let width, !(16...4096).contains(width) { throw ValidationError("--width must be 16…4096, got \(width).") }
+        }
+
+        func run() throws {
+            let progress = ProgressLine.onTerminal(quiet: options.quiet)
+            let (config, logger, catalogue) = try options.openCatalogue(progress: progress)
+            let libraryLock = try lock.lockLibrary(config, logger: logger)
+            defer { libraryLock.release() }
+            let thumbnailer = try Thumbnailer(config: config, catalogue: catalogue, logger: logger)
+            let milestones = progress == nil ? ProgressMilestones(logger: logger) : nil
+            thumbnailer.onProgress = { update in
+                progress?.update(update)
+                milestones?.record(update)
+            }
+            let report = regenerate
+                ? try thumbnailer.regenerateThumbnails(width: width)
+                : try thumbnailer.makeMissingThumbnails(width: width)
+            progress?.finish()
+            if !options.quiet || !report.failed.isEmpty {
+                print("thumbnails made \(report.made), failed \(report.failed.count), seconds \(String(format: "%.1f", report.seconds))")
+                print(report.failed.map { "  \($0.path): \($0.reason)" }.joined(separator: "\n"), terminator: report.failed.isEmpty ? "" : "\n")
+            }
+            if !report.failed.isEmpty { throw ExitCode(1) }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Pipeline
+
+extension Ingest {
+    /// `ingest watch`: a foreground daemon that ingests each photo set as soon as it is complete.
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Watches the inbox and ingests each photo set as soon as it is complete.",
+            discussion: """
+                A set is complete when nothing in it has changed for settleSeconds, or at once when its \
+                readyMarker file appears. SIGTERM or SIGINT finish the sets in flight and exit 0; a second \
+                signal, or the end of --grace-seconds, aborts with 143 or 130 and the next start recovers. \
+                Exit codes: 0 stopped by a signal; 1 watching failed; 64 usage or configuration error; \
+                75 another ingest run or watch holds the library.
+                """
+        )
+
+        @OptionGroup var options: CommonOptions
+
+        @OptionGroup var lock: LockOptions
+
+        @Option(help: "Seconds the sets in flight may take to finish after SIGTERM or SIGINT before the watch aborts.")
+        var graceSeconds = 30.0
+
+        func validate() throws {
+            if !(graceSeconds >= 0) { throw ValidationError("--grace-seconds must be 0 or more.") }
+        }
+
+        func run() throws {
+            let config = try Self.reportingUsageErrors { try options.loadConfig() }
+            let logger = options.bootstrapLogging()
+            let libraryLock = try lock.lockLibrary(config, logger: logger)
+            defer { libraryLock.release() }
+            let catalogue = try Catalogue(path: config.catalog, logger: logger)
+            let watch = try Self.reportingUsageErrors {
+                do {
+                    return try IngestWatch(config: config, catalogue: catalogue, logger: logger)
+                } catch let error as InboxWatchError {
+                    throw UsageError(message: error.description)
+                }
+            }
+            let signals = StopSignals(graceSeconds: graceSeconds, logger: logger) { watch.requestStop() }
+            try withExtendedLifetime(signals) { try watch.run() }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Catalog
+import Foundation
+import XCTest
+
+/// `ingest verify [--repair]` on the ingested samples, after damaging the library in the ways it must notice.
+final class VerifyTests: XCTestCase {
+    func testVerify_untouchedLibrary_exits0() throws {
+        let work = try SampleLibrary(for: self)
+        try work.run()
+        let verify = try work.ingest(["verify"])
+        XCTAssertEqual(verify.status, 0, verify.stdout)
+        XCTAssertEqual(verify.stdout, "photos 17, files 34, problems 0, repaired 0, left 0\n")
+    }
+
+    func testVerify_damagedLibrary_reportsEachProblemAndRepairFixesWhatItCan() throws {
+        let work = try SampleLibrary(for: self)
+        try work.run()
+        let photos = try work.catalogue().allPhotos()
+        let deletedOriginal = photos[0].originalPath
+        let deletedThumbnail = photos[1].thumbPath
+        let changedOriginal = photos[2].originalPath
+        let stray = "originals/single-product/notes.txt"
+        let file = { (path: String) in work.library.appendingPathComponent(path) }
+        try FileManager.default.removeItem(at: file(deletedOriginal))
+        try FileManager.default.removeItem(at: file(deletedThumbnail))
+        let handle = try FileHandle(forWritingTo: file(changedOriginal))
+        try handle.seekToEnd()
+        handle.write(Data("x".utf8))
+        try handle.close()
+        try Data("stray".utf8).write(to: file(stray))
+        // Not the library's business: staging, the catalogue's files and the lock.
+        try Data("x".utf8).write(to: file(".staging/left-over.jpg"))
+
+        let verify = try work.ingest(["verify"])
+        XCTAssertEqual(verify.status, 1)
+        XCTAssertTrue(verify.stdout.hasPrefix("photos 17, files 33, problems 4, repaired 0, left 4\n"), verify.stdout)
+        for line in ["missing original   \(deletedOriginal): the file is gone",
+                     "missing thumbnail  \(deletedThumbnail): the file is gone",
+                     "changed original   \(changedOriginal): its SHA-256 is no longer the catalogued \(photos[2].sha256)",
+                     "unreferenced file  \(stray): no catalogue row references it"] {
+            XCTAssertTrue(verify.stdout.contains(line), "\(line) in:\n\(verify.stdout)")
+        }
+
+        let repair = try work.ingest(["verify", "--repair"])
+        XCTAssertEqual(repair.status, 1, "the originals cannot be repaired: \(repair.stdout)")
+        XCTAssertTrue(repair.stdout.hasPrefix("photos 17, files 33, problems 4, repaired 2, left 2\n"), repair.stdout)
+        let thumbnail = try XCTUnwrap(try IngestHarness.jpegSize(file(deletedThumbnail)), "the thumbnail is made anew")
+        XCTAssertEqual([thumbnail.width, thumbnail.height], [photos[1].thumbWidth, photos[1].thumbHeight])
+        let setAside = work.quarantine.appendingPathComponent("unreferenced/\(stray)")
+        XCTAssertEqual(try String(contentsOf: setAside, encoding: .utf8), "stray", "moved, never deleted")
+        XCTAssertTrue(try String(contentsOf: setAside.appendingPathExtension("reason"), encoding: .utf8)
+            .contains("no catalogue row references it"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file(stray).path))
+
+        let again = try work.ingest(["verify"])
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.stdout.hasPrefix("photos 17, files 33, problems 2, repaired 0, left 2\n"), again.stdout)
+        XCTAssertTrue(again.stdout.contains(deletedOriginal) && again.stdout.contains(changedOriginal), again.stdout)
+    }
+
+    func testVerify_thumbnailOfTheWrongSize_isReportedAndRemade() throws {
+        let work = try SampleLibrary(for: self)
+        try work.run()
+        let photo = try XCTUnwrap(try work.catalogue().allPhotos().first)
+        let other = try XCTUnwrap(try work.catalogue().allPhotos().last { $0.thumbHeight != photo.thumbHeight })
+        let thumbnail = work.library.appendingPathComponent(photo.thumbPath)
+        try FileManager.default.removeItem(at: thumbnail)
+        try FileManager.default.copyItem(at: work.library.appendingPathComponent(other.thumbPath), to: thumbnail)
+
+        let verify = try work.ingest(["verify", "--repair"])
+        XCTAssertEqual(verify.status, 0, verify.stdout)
+        XCTAssertTrue(verify.stdout.contains("wrong thumbnail  \(photo.thumbPath): \(other.thumbWidth)×\(other.thumbHeight) on disk, "
+            + "\(photo.thumbWidth)×\(photo.thumbHeight) catalogued -> made anew from the original"), verify.stdout)
+        let size = try XCTUnwrap(try IngestHarness.jpegSize(thumbnail))
+        XCTAssertEqual([size.width, size.height], [photo.thumbWidth, photo.thumbHeight])
+    }
+}
