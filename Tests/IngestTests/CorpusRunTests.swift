@@ -11,13 +11,10 @@ final class CorpusRunTests: XCTestCase {
     override class func setUp() {
         super.setUp()
         guard let folder = try? IngestHarness.temporaryFolder("corpus") else { return }
-        let generator = IngestHarness.shared.appendingPathComponent("corpus/gen_corpus.py").path
-        let outcome = try? IngestHarness.execute(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", generator, folder.path, "--sets", "30", "--seed", "5", "--width", "1008", "--height", "756",
-             "--bad", "--bomb"],
-            in: folder)
-        if outcome?.status == 0 { corpus = folder }
+        if IngestHarness.generateCorpus(into: folder, ["--sets", "30", "--seed", "5", "--width", "1008", "--height", "756",
+                                                       "--bad", "--bomb"]) {
+            corpus = folder
+        }
     }
 
     override class func tearDown() {

@@ -69,6 +69,14 @@ enum IngestHarness {
         return outcome.stdout
     }
 
+    /// Runs `../shared/corpus/gen_corpus.py OUT arguments…`; true when it made the corpus.
+    static func generateCorpus(into out: URL, _ arguments: [String]) -> Bool {
+        let generator = shared.appendingPathComponent("corpus/gen_corpus.py").path
+        let outcome = try? execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", generator, out.path] + arguments,
+                                   in: out.deletingLastPathComponent())
+        return outcome?.status == 0
+    }
+
     /// A new empty temporary folder.
     static func temporaryFolder(_ name: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory

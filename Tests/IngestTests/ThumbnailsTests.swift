@@ -10,12 +10,8 @@ final class ThumbnailsTests: XCTestCase {
     override class func setUp() {
         super.setUp()
         guard let folder = try? IngestHarness.temporaryFolder("thumbs-corpus") else { return }
-        let generator = IngestHarness.shared.appendingPathComponent("corpus/gen_corpus.py").path
-        let made = try? IngestHarness.execute(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", generator, folder.path, "--sets", "30", "--seed", "3", "--width", "1008", "--height", "756"],
-            in: folder)
-        guard made?.status == 0 else { return }
+        guard IngestHarness.generateCorpus(into: folder, ["--sets", "30", "--seed", "3", "--width", "1008",
+                                                          "--height", "756"]) else { return }
         let work = folder.appendingPathComponent("work")
         let ingested = try? IngestHarness.execute(
             URL(fileURLWithPath: "/bin/bash"),
