@@ -20,13 +20,14 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Fixed-argument wrappers for libvips' variadic calls, which Swift cannot call.
         .target(name: "CVipsShim", dependencies: ["CVips"]),
 
         .target(
             name: "Pipeline",
             dependencies: [
-                "Catalog", "CVipsShim", "CVips", "CZBar", "CExif",
+                "Catalog", "CVipsShim", "CVips", "CZBar", "CExif", "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The pixel loops (quality metrics, barcode locator) are 20× slower unoptimised; debug

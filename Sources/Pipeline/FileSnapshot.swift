@@ -47,13 +47,8 @@ struct FileSnapshot {
                             device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    /// Lower-case hex SHA-256 of the bytes, computed with GLib (already loaded with libvips).
-    var sha256: String {
-        guard let checksum = g_checksum_new(G_CHECKSUM_SHA256) else { preconditionFailure("GLib has no SHA-256") }
-        defer { g_checksum_free(checksum) }
-        bytes.withUnsafeBufferPointer { g_checksum_update(checksum, $0.baseAddress, $0.count) }
-        return String(cString: g_checksum_get_string(checksum))
-    }
+    /// Lower-case hex SHA-256 of the bytes.
+    var sha256: String { Digest.sha256(bytes) }
 }
 
 /// A short name for a non-regular file type, for reasons shown to the user.
