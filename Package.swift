@@ -21,13 +21,16 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // Fixed-argument wrappers for libvips' variadic calls, which Swift cannot call.
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // Partial greyscale JPEG decoding (libjpeg-turbo's skip and crop), which libvips does not offer.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
         .target(
             name: "Pipeline",
             dependencies: [
-                "Catalog", "CVipsShim", "CVips", "CZBar", "CExif", "CCrypto",
+                "Catalog", "CVipsShim", "CVips", "CJPEGShim", "CZBar", "CExif", "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The pixel loops (quality metrics, barcode locator) are 20× slower unoptimised; debug

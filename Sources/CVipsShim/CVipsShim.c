@@ -23,18 +23,13 @@ const char *ingest_loader_for(const void *data, size_t length) {
     return name;
 }
 
-int ingest_load(const void *data, size_t length, int is_jpeg, int shrink, int sequential, VipsImage **out) {
-    VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
+int ingest_load(const void *data, size_t length, int is_jpeg, int shrink, VipsImage **out) {
     if (is_jpeg)
         return vips_jpegload_buffer((void *)data, length, out,
-                                    "shrink", shrink > 0 ? shrink : 1, "access", access,
+                                    "shrink", shrink > 0 ? shrink : 1,
                                     "fail_on", VIPS_FAIL_ON_ERROR, NULL);
-    *out = vips_image_new_from_buffer(data, length, "", "access", access, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    *out = vips_image_new_from_buffer(data, length, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     return *out ? 0 : -1;
-}
-
-int ingest_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
-    return vips_extract_area(in, out, left, top, width, height, NULL);
 }
 
 int ingest_grey(VipsImage *in, VipsImage **out) {

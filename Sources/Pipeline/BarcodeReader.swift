@@ -6,8 +6,8 @@ import Foundation
 /// 1. ZBar across the whole overview (the photo decoded once, shrunk on load to about 1000 px).
 /// 2. Where that finds nothing: the locator's candidate regions, each cut out of the overview,
 ///    turned so its bars stand upright, enlarged and smoothed along the bars, then read again.
-/// 3. Small candidates still unread, when the overview was shrunk: the rows of the original down to the
-///    lowest such candidate are decoded at full resolution (one partial decode per photo), and the
+/// 3. Small candidates still unread, when the overview was shrunk: the rectangle around them is
+///    decoded again at full resolution, luminance only (one partial decode per photo), and the
 ///    candidates are cut from that instead. Small codes need it: a 1-D code needs about 1.5 px per
 ///    module, which a shrunk overview does not keep.
 /// Every reported code passed ZBar's own checks and, for retail codes, the GS1 check digit.
@@ -27,13 +27,14 @@ final class BarcodeReader: @unchecked Sendable {
     /// - Parameters:
     ///   - overview: the grey overview inside libvips, and its pixels.
     ///   - shrink: how many original pixels one overview pixel spans.
-    ///   - original: opens the original lazily at full resolution (sequential), for step 3.
+    ///   - fullResolution: the original's grey pixels of a rectangle (full-resolution coordinates), and
+    ///     the rectangle they actually cover, for step 3.
     func read(overview: VipsImage, pixels: GreyImage, shrink: Int,
-              original: () throws -> VipsImage) throws -> [BarcodeReading] {
+              fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox)) throws -> [BarcodeReading] {
         let whole = frameScanners.withScanner { $0.scan(pixels) }.compactMap(GTIN.reading(from:))
         let trusted = whole.filter(Self.isTrusted)
         if !trusted.isEmpty { return trusted.map { $0.scaled(by: shrink) } }
-        return try readCandidates(overview: overview, pixels: pixels, shrink: shrink, original: original)
+        return try readCandidates(overview: overview, pixels: pixels, shrink: shrink, fullResolution: fullResolution)
     }
 
     /// A linear code read across the whole frame by fewer scan lines than this is suspect — a part
@@ -51,7 +52,7 @@ final class BarcodeReader: @unchecked Sendable {
     static let smallRegionEdge = 256
 
     private func readCandidates(overview: VipsImage, pixels: GreyImage, shrink: Int,
-                                original: () throws -> VipsImage) throws -> [BarcodeReading] {
+                                fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox)) throws -> [BarcodeReading] {
         var found: [BarcodeReading] = []
         var unread: [BarcodeCandidate] = []
         for candidate in locator.candidates(in: pixels) {
@@ -63,18 +64,22 @@ final class BarcodeReader: @unchecked Sendable {
         }
         guard shrink > 1, !unread.isEmpty else { return found }
 
-        // One partial decode: full width, from the top to the lowest unread candidate. The overview
-        // decoded fine, so a failure here is no reason to refuse the photo: it keeps what was read.
+        // One partial decode of the rectangle around them. The overview decoded fine, so a failure
+        // here is no reason to refuse the photo: it keeps what was read.
         do {
-            let bottom = unread.map { ($0.box.y + $0.box.height) * shrink }.max()!
-            let full = try original()
-            let rows = PixelBox(x: 0, y: 0, width: full.width, height: min(full.height, bottom))
-            let band = try full.area(rows).decodedIntoMemory().grey()
-            for candidate in unread {
+            let boxes = unread.map { $0.box.scaled(by: shrink) }
+            let left = boxes.map(\.x).min()!, top = boxes.map(\.y).min()!
+            let right = boxes.map { $0.x + $0.width }.max()!, bottom = boxes.map { $0.y + $0.height }.max()!
+            let (grey, origin) = try fullResolution(PixelBox(x: left, y: top, width: right - left, height: bottom - top))
+            let region = try VipsImage.image(of: grey)
+            for (candidate, box) in zip(unread, boxes) {
                 var upright = candidate
-                upright.box = candidate.box.scaled(by: shrink).clamped(width: band.width, height: band.height)
+                upright.box = PixelBox(x: box.x - origin.x, y: box.y - origin.y, width: box.width, height: box.height)
+                    .clamped(width: origin.width, height: origin.height)
                 guard upright.box.width >= 8, upright.box.height >= 8 else { continue }
-                found += try read(upright, in: band, fullResolution: true).map { $0.placed(at: upright.box) }
+                let placed = PixelBox(x: upright.box.x + origin.x, y: upright.box.y + origin.y,
+                                      width: upright.box.width, height: upright.box.height)
+                found += try read(upright, in: region, fullResolution: true).map { $0.placed(at: placed) }
             }
         } catch {
             return found

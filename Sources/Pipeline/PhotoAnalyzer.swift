@@ -143,8 +143,8 @@ public final class PhotoAnalyzer: @unchecked Sendable {
             .decodedIntoMemory()
         let greyImage = try overview.grey()
         let grey = try greyImage.pixels()
-        let barcodes = try reader.read(overview: greyImage, pixels: grey, shrink: shrink) {
-            try VipsImage.open(bytes, format: format, shrink: 1, sequential: true)
+        let barcodes = try reader.read(overview: greyImage, pixels: grey, shrink: shrink) { box in
+            try JPEGRegion.grey(bytes, box: box)
         }
         let longEdge = max(grey.width, grey.height)
         let measureGrey = longEdge > PhotoQuality.measureEdge

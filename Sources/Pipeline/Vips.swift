@@ -72,13 +72,11 @@ final class VipsImage {
         return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 
-    /// Opens `bytes` lazily (header only); `shrink` is applied while decoding a JPEG. A `sequential`
-    /// image is read top to bottom only, and a region of it decodes only the rows down to its bottom.
+    /// Opens `bytes` lazily (header only); `shrink` is applied while decoding a JPEG.
     /// The bytes must stay alive until `decodedIntoMemory()` has run.
-    static func open(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, shrink: Int,
-                     sequential: Bool = false) throws -> VipsImage {
+    static func open(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, shrink: Int) throws -> VipsImage {
         try make("cannot read the image") { out in
-            ingest_load(bytes.baseAddress, bytes.count, format == .jpeg ? 1 : 0, Int32(shrink), sequential ? 1 : 0, &out)
+            ingest_load(bytes.baseAddress, bytes.count, format == .jpeg ? 1 : 0, Int32(shrink), &out)
         }
     }
 
@@ -90,11 +88,14 @@ final class VipsImage {
         }
     }
 
-    /// A rectangle of this image, still lazy.
-    func area(_ box: PixelBox) throws -> VipsImage {
-        try Self.make("cannot cut out a region") {
-            ingest_extract_area(pointer, Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height), &$0)
+    /// A one-band image of `grey`'s pixels (copied into libvips).
+    static func image(of grey: GreyImage) throws -> VipsImage {
+        let copy = grey.pixels.withUnsafeBytes {
+            vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(grey.width), Int32(grey.height), 1,
+                                            VIPS_FORMAT_UCHAR)
         }
+        guard let copy else { throw PhotoError.undecodable(Vips.lastError()) }
+        return VipsImage(copy)
     }
 
     /// Decodes every pixel once into memory; fails on truncated or corrupt data.

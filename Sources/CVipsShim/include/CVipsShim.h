@@ -19,13 +19,8 @@ const char *ingest_loader_for(const void *data, size_t length);
 
 /* Opens an image lazily from memory, failing on any decode error rather than
  * grey-filling. shrink (1, 2, 4, 8) is applied while decoding JPEG; other
- * formats ignore it. With `sequential`, pixels can only be read top to bottom, and
- * reading a region decodes only the rows down to its bottom. The bytes must
- * outlive the image until it is copied to memory. */
-int ingest_load(const void *data, size_t length, int is_jpeg, int shrink, int sequential, VipsImage **out);
-
-/* A rectangle of an image (lazy: nothing is decoded until it is read). */
-int ingest_extract_area(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+ * formats ignore it. The bytes must outlive the image until it is copied to memory. */
+int ingest_load(const void *data, size_t length, int is_jpeg, int shrink, VipsImage **out);
 
 /* One 8-bit band for barcode reading and quality metrics: green of RGB(A),
  * the grey band otherwise; 16-bit input is shifted down, CMYK converted first. */
