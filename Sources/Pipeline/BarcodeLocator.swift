@@ -22,7 +22,7 @@ struct BarcodeCandidate: Equatable {
 struct BarcodeLocator {
     /// Mean squared gradient per pixel (central differences, both axes) above which a cell has edges
     /// dense enough for a barcode; camera noise stays far below it.
-    var minimumEnergy = 900.0
+    var minimumEnergy = 400.0
     /// Structure-tensor coherence above which a cell counts as one-directional; a region is linear
     /// when at least 40 % of its cells are.
     var linearCoherence = 0.75
@@ -72,9 +72,11 @@ struct BarcodeLocator {
             // Bars share one direction across the whole region; the strokes of text are each
             // one-directional too, but every which way.
             let isLinear = linearCells.count * 5 >= region.count * 2 && linearSum.coherence >= regionCoherence
-            // A 2-D code is a compact, squarish patch (a diamond when turned 45°); a word of text is long.
+            // A 2-D code is a compact, squarish patch (a diamond when turned 45°); a word of text is
+            // long. A small 1-D code the overview cannot resolve also looks 2-D, but is at most about
+            // twice as wide as tall.
             let (spanX, spanY) = (Double(columnsSpanned), Double(rowsSpanned))
-            if !isLinear && (max(spanX, spanY) > 1.6 * min(spanX, spanY) || Double(region.count) < 0.45 * spanX * spanY) {
+            if !isLinear && (max(spanX, spanY) > 2.2 * min(spanX, spanY) || Double(region.count) < 0.45 * spanX * spanY) {
                 continue
             }
             var sum = Tensor()

@@ -79,7 +79,21 @@ final class BarcodeReader: @unchecked Sendable {
                 guard upright.box.width >= 8, upright.box.height >= 8 else { continue }
                 let placed = PixelBox(x: upright.box.x + origin.x, y: upright.box.y + origin.y,
                                       width: upright.box.width, height: upright.box.height)
-                found += try read(upright, in: region, fullResolution: true).map { $0.placed(at: placed) }
+                // The overview could not tell bars from modules; at full resolution it can: a 1-D
+                // code found here is read turned upright, enlarged and smoothed like any other.
+                var attempts = [upright]
+                if !candidate.isLinear,
+                   let bars = locator.candidates(in: grey.cropped(to: upright.box)).first(where: \.isLinear) {
+                    var linear = bars
+                    linear.box = PixelBox(x: bars.box.x + upright.box.x, y: bars.box.y + upright.box.y,
+                                          width: bars.box.width, height: bars.box.height)
+                    attempts.insert(linear, at: 0)
+                }
+                for attempt in attempts {
+                    let readings = try read(attempt, in: region, fullResolution: true)
+                    found += readings.map { $0.placed(at: placed) }
+                    if !readings.isEmpty { break }
+                }
             }
         } catch {
             return found
@@ -166,6 +180,19 @@ extension BarcodeReading {
         var copy = self
         copy.box = box
         return copy
+    }
+}
+
+extension GreyImage {
+    /// The pixels inside `box` (which must lie within the image).
+    func cropped(to box: PixelBox) -> GreyImage {
+        var copy = [UInt8]()
+        copy.reserveCapacity(box.width * box.height)
+        for row in box.y..<(box.y + box.height) {
+            let start = row * width + box.x
+            copy += pixels[start..<(start + box.width)]
+        }
+        return GreyImage(width: box.width, height: box.height, pixels: copy)
     }
 }
 
