@@ -18,6 +18,15 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
     case exportFailed(path: String, reason: String)
     /// A photo was deleted while its thumbnail was being remade (database path, photo id).
     case unknownPhoto(path: String, photoId: String)
+    /// The disk holding the catalogue is full or failing (database path, SQLite's message); nothing
+    /// of the write was kept, and no later write will fare better until space is freed.
+    case storageFailed(path: String, reason: String)
+
+    /// The catalogue's storage is full or failing: the work in hand must stop, not just this write.
+    public var isStorageFailure: Bool {
+        if case .storageFailed = self { return true }
+        return false
+    }
 
     /// One sentence naming the file, the problem and the remedy.
     public var description: String {
@@ -41,6 +50,9 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
             return "\(path): cannot write the CSV export (\(reason)); check the folder exists and is writable."
         case let .unknownPhoto(path, photoId):
             return "\(path): photo \(photoId) is no longer catalogued (deleted meanwhile?); nothing to record."
+        case let .storageFailed(path, reason):
+            return "\(path): cannot write the catalogue (\(reason)); the disk is full or failing and nothing of "
+                + "this write was kept: free space, then run ingest again."
         }
     }
 }

@@ -73,29 +73,34 @@ public final class Catalogue: Sendable {
             throw CatalogError.notADatabase(path: path)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
             throw CatalogError.cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+        } catch let error as DatabaseError where error.isStorageFailure {
+            throw CatalogError.storageFailed(path: path, reason: error.message ?? "\(error.resultCode)")
         }
     }
 
     /// Adds everything one set produced — its agent, captures, then photos, then hits — in one write transaction.
     ///
     /// Either all rows are written or none: a duplicate `sha256` or `original_path`, a photo of an
-    /// unknown capture or a failed CHECK throws `CatalogError.commitFailed` and leaves the catalogue as it was.
+    /// unknown capture or a failed CHECK throws `CatalogError.commitFailed`, a full or failing disk
+    /// `CatalogError.storageFailed`; either leaves the catalogue as it was.
     /// A known agent keeps its `firstSeen`; its name changes only when the set's captures carry one.
     public func commit(_ set: CommittedSet) throws {
         let setName = set.captures.first?.setName ?? ""
         do {
-            try writer.write { db in
-                if let agent = set.agent {
-                    try Self.upsert(agent, named: set.captures.contains { $0.agentName != nil }, db)
-                }
-                for capture in set.captures {
-                    try capture.insert(db)
-                }
-                for photo in set.photos {
-                    try photo.insert(db)
-                }
-                for var hit in set.hits {
-                    try hit.insert(db)
+            try mappingStorageErrors {
+                try writer.write { db in
+                    if let agent = set.agent {
+                        try Self.upsert(agent, named: set.captures.contains { $0.agentName != nil }, db)
+                    }
+                    for capture in set.captures {
+                        try capture.insert(db)
+                    }
+                    for photo in set.photos {
+                        try photo.insert(db)
+                    }
+                    for var hit in set.hits {
+                        try hit.insert(db)
+                    }
                 }
             }
         } catch let error as DatabaseError {
@@ -116,19 +121,31 @@ public final class Catalogue: Sendable {
             """, arguments: [agent.id, agent.name, agent.firstSeen, agent.lastSeen, named])
     }
 
-    /// Records the start of an `ingest run` and returns it with its id.
+    /// Records the start of an `ingest run` and returns it with its id. Throws
+    /// `CatalogError.storageFailed` when the disk is full or failing.
     public func startRun(inbox: String, startedAt: String) throws -> Run {
-        try writer.write { db in
-            try Run(startedAt: startedAt, inbox: inbox).inserted(db)
+        try mappingStorageErrors {
+            try writer.write { db in
+                try Run(startedAt: startedAt, inbox: inbox).inserted(db)
+            }
         }
     }
 
     /// Stores a run's final counts and `finishedAt`; the run must come from `startRun(inbox:startedAt:)`.
     public func finishRun(_ run: Run) throws {
         do {
-            try writer.write { db in try run.update(db) }
+            try mappingStorageErrors { try writer.write { db in try run.update(db) } }
         } catch RecordError.recordNotFound {
             throw CatalogError.unknownRun(path: path)
+        }
+    }
+
+    /// Runs the write `body`, turning SQLite's "disk full" and I/O errors into `CatalogError.storageFailed`.
+    private func mappingStorageErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.isStorageFailure {
+            throw CatalogError.storageFailed(path: path, reason: error.message ?? "\(error.resultCode)")
         }
     }
 
@@ -136,4 +153,10 @@ public final class Catalogue: Sendable {
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.read(body)
     }
+}
+
+extension DatabaseError {
+    /// SQLite reports a full disk as `SQLITE_FULL`, but a write refused for another reason (a file-size
+    /// limit: EFBIG, a failing disk: EIO) as `SQLITE_IOERR`; neither heals by trying the next set.
+    var isStorageFailure: Bool { resultCode == .SQLITE_FULL || resultCode == .SQLITE_IOERR }
 }

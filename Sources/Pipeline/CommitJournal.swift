@@ -1,7 +1,9 @@
 import Foundation
 
-/// The intent of one set's commit, written before any library file is placed and removed after the
-/// inbox is cleaned up. A journal still present at start-up marks a commit a crash interrupted.
+/// The intent of one set's commit, written before any file of the set is placed or moved and removed
+/// once everything it names is done. A journal still present at start-up marks a commit a crash
+/// interrupted; it names every path the commit may have touched, so recovery can finish or undo it
+/// and remove the temporary files beside them (see docs/commit-protocol.md).
 struct CommitJournal: Codable {
     struct Entry: Codable {
         /// Absolute inbox path of the original.
@@ -12,6 +14,8 @@ struct CommitJournal: Codable {
         /// Absolute path of the thumbnail in staging.
         var staged: String
         var sha256: String
+        /// The original as it was read; absent in journals of earlier versions.
+        var identity: FileIdentity?
     }
 
     /// The set's `capture.json`: absolute inbox path, and library-relative path it is placed at.
@@ -20,10 +24,27 @@ struct CommitJournal: Codable {
         var placed: String
     }
 
+    /// A file of the set going to the quarantine (a reject or a duplicate), with its `.reason` note.
+    struct Aside: Codable {
+        /// Absolute inbox path.
+        var source: String
+        /// Absolute path in the quarantine, which may lie outside the library.
+        var destination: String
+        var note: String
+    }
+
     var setName: String
+    /// The set's folder in the inbox: emptied folders are removed up to it, never above. Absent in
+    /// journals of earlier versions.
+    var setFolder: String?
+    /// Whether the commit takes the originals out of the inbox, so that recovery does as the
+    /// interrupted run would have, whatever the configuration says now. Absent in earlier journals.
+    var originals: PipelineConfig.Originals?
     var entries: [Entry]
     /// Absent in journals of sets without a sidecar (and in those of earlier versions).
     var context: Context?
+    /// Absent in journals of earlier versions, which set files aside before writing a journal.
+    var asides: [Aside]?
 
     /// Writes the journal durably into `folder`; returns its path.
     func write(in folder: String) throws -> String {
@@ -37,11 +58,25 @@ struct CommitJournal: Codable {
     /// Journals left in `folder`, oldest name first.
     static func pending(in folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
+        return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".json") }.sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
     }
 
+    /// The journal at `path`; nil when it cannot be read or decoded.
     static func read(_ path: String) -> CommitJournal? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return try? JSONDecoder().decode(CommitJournal.self, from: data)
     }
+
+    /// Library-relative paths the commit places.
+    var placed: [String] {
+        entries.flatMap { [$0.original, $0.thumbnail] } + (context.map { [$0.placed] } ?? [])
+    }
+
+    /// Inbox files the commit moves or removes: originals, the sidecar and the files set aside.
+    var sources: [String] {
+        entries.map(\.source) + (context.map { [$0.source] } ?? []) + (asides ?? []).map(\.source)
+    }
 }
+
+extension PipelineConfig.Originals: Codable {}

@@ -1,12 +1,15 @@
 import Foundation
 
 /// A failed file-system call: which call, on which path, and the system's reason.
-public struct FileOperationError: Error, CustomStringConvertible, Sendable {
+public struct FileOperationError: Error, CustomStringConvertible, Sendable, Equatable {
     public var operation: String
     public var path: String
     public var code: Int32
 
-    public var description: String { "cannot \(operation) \(path): \(String(cString: strerror(code)))" }
+    public var description: String {
+        let text = "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+        return isOutOfSpace ? text + " (the disk or the file-size limit is full: free space, then run ingest again)" : text
+    }
 
     /// The disk (or the file-size limit) is full: no later write of this run will fare better.
     public var isOutOfSpace: Bool { code == ENOSPC || code == EDQUOT || code == EFBIG }
@@ -47,9 +50,17 @@ enum FileOperations {
     }
 
     /// Makes `destination` a second name of `source` (a hard link: no data copied), or a durable copy
-    /// where links are impossible (another file system). The source is left in place.
+    /// where links are impossible (another file system). The source is left in place. The file is
+    /// flushed either way: whoever wrote it into the inbox may not have, and once its inbox name is
+    /// removed the library's name is the only one.
     static func link(_ source: String, to destination: String) throws {
-        if Glibc.link(source, destination) == 0 { return }
+        if Glibc.link(source, destination) == 0 {
+            let fd = open(destination, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { throw FileOperationError(operation: "open", path: destination, code: errno) }
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw FileOperationError(operation: "flush", path: destination, code: errno) }
+            return
+        }
         let code = errno
         guard code == EXDEV || code == EPERM || code == ENOTSUP || code == EMLINK else {
             throw FileOperationError(operation: "link \(source) to", path: destination, code: code)
@@ -60,7 +71,7 @@ enum FileOperations {
     /// Copies `source` to `destination` durably: written to a temporary name, flushed, then linked
     /// into place so `destination` is either absent or complete.
     static func copy(_ source: String, to destination: String) throws {
-        let temporary = destination + ".partial-\(UUID().uuidString.prefix(8))"
+        let temporary = temporaryPath(for: destination)
         defer { unlink(temporary) }
         let input = open(source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard input >= 0 else { throw FileOperationError(operation: "open", path: source, code: errno) }
@@ -116,9 +127,11 @@ enum FileOperations {
         try remove(source)
     }
 
-    /// Writes `bytes` to a new file at `path` durably (temporary name, flush, link into place).
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".partial-\(UUID().uuidString.prefix(8))"
+    /// Writes `bytes` to a file at `path` durably: a temporary name, flushed, then linked into place,
+    /// so `path` is either absent or complete. Throws `EEXIST` when `path` exists, unless `replacing`:
+    /// then the file is renamed over it (a reader sees the old file or the new one).
+    static func write(_ bytes: [UInt8], to path: String, replacing: Bool = false) throws {
+        let temporary = temporaryPath(for: path)
         defer { unlink(temporary) }
         let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw FileOperationError(operation: "create", path: temporary, code: errno) }
@@ -127,35 +140,37 @@ enum FileOperations {
             throw FileOperationError(operation: "write", path: path, code: code)
         }
         guard fsync(output) == 0 else { throw FileOperationError(operation: "flush", path: path, code: errno) }
-        guard Glibc.link(temporary, path) == 0 else {
+        guard (replacing ? rename(temporary, path) : Glibc.link(temporary, path)) == 0 else {
             throw FileOperationError(operation: "place", path: path, code: errno)
         }
     }
 
-    /// Puts `bytes` at `path` atomically, replacing what is there: written to a hidden temporary file
-    /// in the same folder (`.<name>.<random>.tmp`), flushed, then renamed over `path`. A crash leaves
-    /// the old file or the new one, never a mix; at worst the temporary file stays behind.
+    /// Where `copy` and `write` build a file before it gets its name: beside it (the same file system),
+    /// hidden, marked `.partial-`. The pipeline never places a hidden name of its own (hidden inbox
+    /// files are not ingested), so such a file is always a temporary one a killed process left.
+    static func temporaryPath(for destination: String) -> String {
+        let folder = (destination as NSString).deletingLastPathComponent
+        let name = (destination as NSString).lastPathComponent
+        return (folder as NSString).appendingPathComponent(".\(name)\(temporaryMarker)\(UUID().uuidString.prefix(8))")
+    }
+
+    private static let temporaryMarker = ".partial-"
+
+    /// Removes the temporary files (`temporaryPath(for:)`) a killed process left in `folders`.
+    static func removeTemporaries(inFolders folders: Set<String>) throws {
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names where name.hasPrefix(".") && name.contains(temporaryMarker) {
+                try remove((folder as NSString).appendingPathComponent(name))
+            }
+        }
+    }
+
+    /// Puts `bytes` at `path` atomically and durably, replacing what is there: a crash leaves the old
+    /// file or the new one, never a mix; at worst a temporary file (`temporaryPath(for:)`) stays behind.
     static func replace(_ path: String, with bytes: [UInt8]) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = (folder as NSString).appendingPathComponent(".\(name).\(UUID().uuidString.prefix(8)).tmp")
-        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw FileOperationError(operation: "create", path: temporary, code: errno) }
-        var failure: FileOperationError?
-        if let code = writeAll(output, bytes, bytes.count) {
-            failure = FileOperationError(operation: "write", path: temporary, code: code)
-        } else if fsync(output) != 0 {
-            failure = FileOperationError(operation: "flush", path: temporary, code: errno)
-        }
-        close(output)
-        if failure == nil, rename(temporary, path) != 0 {
-            failure = FileOperationError(operation: "replace", path: path, code: errno)
-        }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        syncDirectory(folder)
+        try write(bytes, to: path, replacing: true)
+        syncDirectory((path as NSString).deletingLastPathComponent)
     }
 
     /// Moves `source` out of the way to `desired` (or `name (2).ext`… when taken) with a `.reason`
@@ -163,10 +178,44 @@ enum FileOperations {
     static func setAside(_ source: String, to desired: String, label: String, reason: String) throws -> String {
         var taken = Set<String>()
         let destination = unusedPath(desired, taken: &taken)
-        try makeDirectories((destination as NSString).deletingLastPathComponent)
-        try move(source, to: destination)
-        try write(Array("file: \(label)\nreason: \(reason)\nat: \(Date())\n".utf8), to: destination + ".reason")
+        try setAside(source, at: destination, note: reasonNote(label: label, reason: reason))
         return destination
+    }
+
+    /// What a `.reason` note says about the file `label`.
+    static func reasonNote(label: String, reason: String) -> String {
+        "file: \(label)\nreason: \(reason)\nat: \(Date())\n"
+    }
+
+    /// Puts `source` aside at `destination` with `note` in `<destination>.reason`. The note is written
+    /// first (replacing one an interrupted attempt left), then the file is moved: a crash leaves the
+    /// file where it was, or the file and its note in place. Calling it again with the same arguments
+    /// finishes what a crash interrupted, so a commit journal can replay it.
+    static func setAside(_ source: String, at destination: String, note: String) throws {
+        let notePath = destination + ".reason"
+        switch (exists(source), exists(destination)) {
+        case (true, false):
+            try makeDirectories((destination as NSString).deletingLastPathComponent)
+            try write(Array(note.utf8), to: notePath, replacing: true)
+            do {
+                try move(source, to: destination)
+            } catch {
+                try? remove(notePath)
+                throw error
+            }
+        case (true, true):
+            // A move across file systems had copied the file and not yet removed the source.
+            guard let moving = FileIdentity.of(source), let moved = FileIdentity.of(destination),
+                  moving.hasSameContent(as: moved) else {
+                throw FileOperationError(operation: "set aside \(source) at", path: destination, code: EEXIST)
+            }
+            try remove(source)
+        case (false, true):
+            if !exists(notePath) { try write(Array(note.utf8), to: notePath, replacing: true) }
+        case (false, false):
+            // The file went away before it was moved, and not by our hand: the note describes nothing.
+            try remove(notePath)
+        }
     }
 
     /// Removes a file; a file already gone is fine.
@@ -187,8 +236,9 @@ enum FileOperations {
     /// Removes `folder` and its empty sub-folders, bottom-up, but never `stop` itself or anything
     /// that still holds a file.
     static func removeEmptyFolders(_ folder: String, stoppingAt stop: String) {
+        let stop = stop.hasSuffix("/") ? String(stop.dropLast()) : stop
         var current = folder
-        while current.count > stop.count, current.hasPrefix(stop) {
+        while current.hasPrefix(stop + "/") {
             guard rmdir(current) == 0 else { return }
             current = (current as NSString).deletingLastPathComponent
         }

@@ -31,14 +31,14 @@ public final class IngestRun {
         try run(sets: PhotoSet.sets(inInbox: config.inbox))
     }
 
-    /// Ingests `sets` (those without files are skipped), in order.
+    /// Ingests `sets` (those with neither files nor anything to report are passed over), in order.
     public func run(sets: [PhotoSet]) throws -> RunSummary {
         let started = Date()
         for folder in [config.library, config.quarantine] { try FileOperations.makeDirectories(folder) }
         let committer = SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger)
         try committer.recover()
         let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging)
-        let sets = sets.filter { !$0.files.isEmpty }
+        let sets = sets.filter { !$0.files.isEmpty || !$0.skipped.isEmpty }
         let progress = ProgressCounter(photos: sets.reduce(0) { $0 + $1.files.count }, sets: sets.count, started: started)
         var run = try catalogue.startRun(inbox: config.inbox, startedAt: Self.timestamp(started))
         logger.info("run started", metadata: ["inbox": "\(config.inbox)", "sets": "\(sets.count)",
@@ -104,7 +104,13 @@ public final class IngestRun {
         run.duplicates = summary.duplicates.count
         run.quarantined = summary.quarantined.count
         run.failed = summary.failed.count
-        try catalogue.finishRun(run)
+        do {
+            try catalogue.finishRun(run)
+        } catch let error as CatalogError where error.isStorageFailure {
+            // The sets are committed or in the inbox either way; only the run's own row misses its end.
+            logger.error("the run's end could not be recorded", metadata: ["error": "\(error)"])
+            summary.stoppedEarly = summary.stoppedEarly ?? "\(error)"
+        }
         return summary
     }
 

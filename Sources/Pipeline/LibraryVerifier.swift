@@ -114,9 +114,7 @@ public final class LibraryVerifier {
 
     /// Library paths an unfinished commit placed or is about to place.
     private func inFlight() -> [String] {
-        CommitJournal.pending(in: layout.journal).compactMap(CommitJournal.read).flatMap { journal in
-            journal.entries.flatMap { [$0.original, $0.thumbnail] } + (journal.context.map { [$0.placed] } ?? [])
-        }
+        CommitJournal.pending(in: layout.journal).compactMap(CommitJournal.read).flatMap(\.placed)
     }
 
     /// Every file below the library (symbolic links not followed), library-relative, sorted; without

@@ -35,6 +35,8 @@ public struct AnalysedPhoto: Sendable {
     public var barcodes: [BarcodeReading]
     public var quality: PhotoQuality
     public var thumbnail: StagedThumbnail
+    /// The file as it was read, to notice a change before the photo is committed.
+    public var source: FileIdentity
 
     /// The barcode that speaks for the photo: a retail code before others, then the best read.
     public var primaryBarcode: BarcodeReading? { barcodes.first }
@@ -105,13 +107,19 @@ public final class PhotoAnalyzer: @unchecked Sendable {
             ?? CaptureTime.fromFileTime(seconds: snapshot.modified.tv_sec, nanoseconds: snapshot.modified.tv_nsec)
         let sideways = decoded.orientation >= 5
         let thumbPath = (stagingFolder as NSString).appendingPathComponent(UUID().uuidString.lowercased() + ".jpg")
-        try Data(decoded.thumbnailJPEG).write(to: URL(fileURLWithPath: thumbPath))
+        do {
+            try FileOperations.write(decoded.thumbnailJPEG, to: thumbPath)
+        } catch let error as FileOperationError {
+            // Our storage failing is not the photo's fault: it must never quarantine the photo.
+            throw PhotoError.notStaged(error)
+        }
         return .analysed(AnalysedPhoto(
             file: file, sha256: sha256, byteSize: snapshot.size, format: decoded.format,
             width: sideways ? decoded.height : decoded.width, height: sideways ? decoded.width : decoded.height,
             orientation: decoded.orientation, make: exif?.make, model: exif?.model, time: time,
             barcodes: barcodes, quality: PhotoQuality(measuring: decoded.measureGrey, barcodes: barcodes),
-            thumbnail: StagedThumbnail(path: thumbPath, width: decoded.thumbnailWidth, height: decoded.thumbnailHeight)))
+            thumbnail: StagedThumbnail(path: thumbPath, width: decoded.thumbnailWidth, height: decoded.thumbnailHeight),
+            source: snapshot.identity))
     }
 
     /// What one decode yields.
@@ -137,7 +145,11 @@ public final class PhotoAnalyzer: @unchecked Sendable {
         }
         var shrink = 1
         if format == .jpeg {
-            while shrink < 8, max(width, height) / (shrink * 2) >= Self.overviewEdge { shrink *= 2 }
+            // libvips 8.14 rounds a shrunk side down, and a side shrunk to nothing fails an assertion
+            // that aborts the process (found by fuzzing: a 56128×3 JPEG): never shrink a side below 1 px.
+            while shrink < 8, max(width, height) / (shrink * 2) >= Self.overviewEdge, min(width, height) >= shrink * 2 {
+                shrink *= 2
+            }
         }
         let overview = try (shrink == 1 ? header : VipsImage.open(bytes, format: format, shrink: shrink))
             .decodedIntoMemory()

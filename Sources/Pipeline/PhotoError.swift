@@ -11,6 +11,8 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     case undecodable(String)
     case changedWhileReading
     case library(String)
+    /// Its thumbnail could not be written to the library's staging folder: our storage failed, not the file.
+    case notStaged(FileOperationError)
 
     public var reason: String {
         switch self {
@@ -25,6 +27,16 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .undecodable(let why): "truncated or corrupt image: \(why)"
         case .changedWhileReading: "the file changed while it was read"
         case .library(let why): why
+        case .notStaged(let error): "its thumbnail could not be staged: \(error)"
+        }
+    }
+
+    /// Not the file's fault — it changed while it was read, or our own storage failed — so it is never
+    /// quarantined: its whole set stays in the inbox for the next run.
+    public var isTransient: Bool {
+        switch self {
+        case .changedWhileReading, .notStaged: true
+        default: false
         }
     }
 

@@ -21,8 +21,10 @@ public struct SetReport: Sendable {
     public var quarantined: [FileReport] = []
     /// Files the set could not commit: they stay in the inbox for the next run.
     public var failed: [FileReport] = []
-    /// Hidden files and unreadable names, left in place.
+    /// Hidden files, left in place without a word.
     public var ignored: [String] = []
+    /// Names that are not UTF-8 and folders nested too deep: left in place, and reported.
+    public var skipped: [FileReport] = []
     /// Photos catalogued from this very set and path by an earlier run in `copy` mode, skipped.
     public var alreadyCatalogued = 0
     /// The set's `capture.json` could not be used: the set was ingested without agent context and
@@ -52,7 +54,10 @@ public struct RunSummary: Sendable {
     public var quarantined: [FileReport] { sets.flatMap(\.quarantined) }
     public var failed: [FileReport] { sets.flatMap(\.failed) }
     public var contextProblems: [FileReport] { sets.compactMap(\.contextProblem) }
+    public var skipped: [FileReport] { sets.flatMap(\.skipped) }
 
-    /// Nothing needs a human: no file quarantined or failed, every sidecar used, and the run reached the end.
-    public var isClean: Bool { quarantined.isEmpty && failed.isEmpty && contextProblems.isEmpty && stoppedEarly == nil }
+    /// Nothing needs a human: no file quarantined, failed or skipped, every sidecar used, and the run reached the end.
+    public var isClean: Bool {
+        quarantined.isEmpty && failed.isEmpty && skipped.isEmpty && contextProblems.isEmpty && stoppedEarly == nil
+    }
 }

@@ -5,21 +5,22 @@ import Logging
 /// Commits analysed sets to the library and the catalogue. Only one committer runs at a time (the
 /// writer queue), so it alone places files and writes rows.
 ///
-/// The order of steps for one set, chosen so that a crash at any point loses nothing:
-/// 1. write a journal naming every library file about to be placed (flushed);
-/// 2. place originals in the library as hard links (or flushed copies) and thumbnails from staging —
-///    the inbox still holds every original;
+/// A set is committed whole or not at all. The order of steps for one set, chosen so that re-running
+/// after a crash at any point converges (docs/commit-protocol.md):
+/// 1. write a journal naming every file about to be placed in the library or set aside (flushed);
+/// 2. place originals in the library as hard links (or flushed copies) and thumbnails from staging,
+///    checking that no original changed since it was read — the inbox still holds every original;
 /// 3. one database transaction inserts the set's captures, photos and barcode hits;
-/// 4. only then remove the originals from the inbox (`move`), quarantine rejects, delete the journal.
+/// 4. only then remove the originals from the inbox (`move`), set rejects and duplicates aside with
+///    their `.reason` notes, remove the emptied inbox folders, and delete the journal.
 /// The set's `capture.json`, when valid, travels with its originals (`originals/<set>/capture.json`).
-/// `recover()` finishes or undoes whatever a journal left behind: placed files whose rows exist were
-/// committed (their inbox copies are removed); placed files without rows are removed again.
+/// `recover()` (in `SetCommitter+Recovery.swift`) finishes or undoes whatever a journal left behind.
 final class SetCommitter {
-    private let config: PipelineConfig
-    private let layout: LibraryLayout
-    private let catalogue: Catalogue
+    let config: PipelineConfig
+    let layout: LibraryLayout
+    let catalogue: Catalogue
     private let grouper: CaptureGrouper
-    private let logger: Logger
+    let logger: Logger
 
     init(config: PipelineConfig, layout: LibraryLayout, catalogue: Catalogue, logger: Logger) {
         self.config = config
@@ -29,31 +30,84 @@ final class SetCommitter {
         self.logger = logger
     }
 
-    /// Commits one analysed set. Throws only what must stop the run (a full disk); any other failure
-    /// leaves the set's photos in the inbox and is reported in the set's `failed` list.
+    /// One set's commit, decided before anything moves: the journal to write, the rows to insert,
+    /// and the report the set gets once both are done.
+    struct SetPlan {
+        var journal: CommitJournal
+        /// Nil when no photo of the set is to be committed (its files are only set aside).
+        var records: CommittedSet?
+        var report: SetReport
+
+        /// Nothing to place, insert or set aside.
+        var isEmpty: Bool { journal.entries.isEmpty && (journal.asides ?? []).isEmpty }
+    }
+
+    /// Commits one analysed set, whole or not at all. Throws only what must stop the run (our
+    /// storage is full or failing: no later set would fare better); after any other failure every
+    /// file of the set stays in the inbox and is listed in the set's `failed` list.
     func commit(_ set: PhotoSet, results: [PhotoOutcome], runId: Int64?) throws -> SetReport {
-        var report = SetReport(name: set.name)
-        report.ignored = set.ignored
+        if let problem = try transientProblem(in: results) {
+            logger.warning("set not committed, it stays in the inbox", metadata: ["set": "\(set.name)", "reason": "\(problem)"])
+            return failed(set, results: results, reason: problem)
+        }
+        var plan = try self.plan(set, results: results, runId: runId)
+        guard !plan.isEmpty else { return plan.report }
+        let journalPath: String
+        do {
+            journalPath = try plan.journal.write(in: layout.journal)
+            if let records = plan.records { try placeAndInsert(plan.journal, records, journalPath: journalPath) }
+        } catch where !stopsTheRun(error) {
+            logger.error("set not committed, it stays in the inbox", metadata: ["set": "\(set.name)", "error": "\(error)"])
+            return failed(set, results: results, reason: "\(error)", contextProblem: plan.report.contextProblem)
+        }
+        // Committed: what is left can only be finished, by this call or, after a crash, by `recover()`.
+        for (aside, error) in try finish(plan.journal, at: journalPath) {
+            plan.report.quarantined = plan.report.quarantined.map { keptInInbox($0, aside, error) }
+            plan.report.duplicates = plan.report.duplicates.map { keptInInbox($0, aside, error) }
+        }
+        return plan.report
+    }
+
+    /// Decides where each file of the set goes — committed as a photo, quarantined, or kept aside as
+    /// a duplicate — and groups the photos into captures. Touches nothing but the staged thumbnails
+    /// of duplicates, which are not needed.
+    func plan(_ set: PhotoSet, results: [PhotoOutcome], runId: Int64?) throws -> SetPlan {
+        var report = Self.report(of: set)
         let context = readContext(of: set, report: &report)
+        var journal = CommitJournal(setName: set.name, setFolder: set.folder, originals: config.originals, entries: [],
+                                    asides: [])
         var photos: [AnalysedPhoto] = []
         var firstInSet: [String: AnalysedPhoto] = [:]
+        // Destinations already given out, so two files of the set never get the same one.
+        var taken = Set<String>()
+        func setAside(_ file: InboxFile, reason: String, folder: String) -> FileReport {
+            let path = "\(file.setName)/\(file.relativePath)"
+            let destination = FileOperations.unusedPath((folder as NSString).appendingPathComponent(path), taken: &taken)
+            journal.asides?.append(.init(source: file.absolutePath, destination: destination,
+                                         note: FileOperations.reasonNote(label: path, reason: reason)))
+            return FileReport(path: path, reason: reason, keptAt: destination)
+        }
         let known = try catalogue.photos(withSHA256: results.compactMap {
             if case .analysed(let photo) = $0 { photo.sha256 } else { nil }
         })
         for result in results {
             switch result {
             case .rejected(let file, let error):
-                report.quarantined.append(try quarantine(file, reason: error.reason, folder: layout.quarantine))
+                report.quarantined.append(setAside(file, reason: error.reason, folder: layout.quarantine))
             case .catalogued(let file, let existing):
-                try setAside(file, cataloguedAs: existing, report: &report)
+                if try isAlreadyCatalogued(file, as: existing) {
+                    report.alreadyCatalogued += 1
+                } else {
+                    report.duplicates.append(setAside(file, reason: Self.duplicateReason(existing), folder: layout.duplicates))
+                }
             case .analysed(let photo):
                 // A photo committed by an earlier set of this run, or twice in this set.
                 if let existing = known[photo.sha256] {
                     unlink(photo.thumbnail.path)
-                    try setAside(photo.file, cataloguedAs: existing, report: &report)
+                    report.duplicates.append(setAside(photo.file, reason: Self.duplicateReason(existing), folder: layout.duplicates))
                 } else if let first = firstInSet[photo.sha256] {
                     unlink(photo.thumbnail.path)
-                    report.duplicates.append(try quarantine(
+                    report.duplicates.append(setAside(
                         photo.file, reason: "duplicate of \(first.file.setName)/\(first.file.relativePath) in the same set",
                         folder: layout.duplicates))
                 } else {
@@ -62,28 +116,66 @@ final class SetCommitter {
                 }
             }
         }
-        defer { FileOperations.removeEmptyFolders(set.folder, stoppingAt: config.inbox) }
-        guard !photos.isEmpty else {
+        if photos.isEmpty {
             if context != nil {
                 logger.info("capture.json left in the inbox: no photo of its set was committed", metadata: ["set": "\(set.name)"])
             }
-            return report
+            return SetPlan(journal: journal, records: nil, report: report)
         }
-        do {
-            report.captures = try place(grouper.group(photos), set: set, context: context, runId: runId)
-            report.photos = photos.count
-        } catch let error as FileOperationError where error.isOutOfSpace {
-            throw error
-        } catch {
-            logger.error("set not committed, its photos stay in the inbox",
-                         metadata: ["set": "\(set.name)", "error": "\(error)"])
-            report.failed += photos.map {
-                FileReport(path: "\(set.name)/\($0.file.relativePath)", reason: "not committed: \(error)",
-                           keptAt: $0.file.absolutePath)
-            }
-            photos.forEach { unlink($0.thumbnail.path) }
+        let records = prepare(&journal, photos: photos, set: set, context: context, runId: runId)
+        report.photos = photos.count
+        report.captures = records.captures.count
+        return SetPlan(journal: journal, records: records, report: report)
+    }
+
+    /// A set's report before anything is done: what its listing found.
+    private static func report(of set: PhotoSet) -> SetReport {
+        var report = SetReport(name: set.name)
+        report.ignored = set.ignored
+        report.skipped = set.skipped
+        return report
+    }
+
+    /// Why the set must wait for a later run: a file changed while it was read, or its thumbnail
+    /// could not be staged. Throws when our storage is full, which must stop the run.
+    private func transientProblem(in results: [PhotoOutcome]) throws -> String? {
+        for case .rejected(let file, let error) in results where error.isTransient {
+            if case .notStaged(let failure) = error, failure.isOutOfSpace { throw failure }
+            return error == .changedWhileReading
+                ? "\(file.setName)/\(file.relativePath) changed while being ingested"
+                : "\(file.setName)/\(file.relativePath): \(error.reason)"
+        }
+        return nil
+    }
+
+    /// The report of a set that was not committed: every file stays in the inbox for the next run.
+    private func failed(_ set: PhotoSet, results: [PhotoOutcome], reason: String,
+                        contextProblem: FileReport? = nil) -> SetReport {
+        for case .analysed(let photo) in results { unlink(photo.thumbnail.path) }
+        var report = Self.report(of: set)
+        report.contextProblem = contextProblem
+        report.failed = set.files.map {
+            FileReport(path: "\(set.name)/\($0.relativePath)", reason: "not committed: \(reason), will be retried",
+                       keptAt: $0.absolutePath)
         }
         return report
+    }
+
+    /// In `copy` mode the inbox keeps its originals, so a photo catalogued from this very set and path
+    /// is simply skipped; anything else catalogued already is a byte-identical duplicate.
+    private func isAlreadyCatalogued(_ file: InboxFile, as existing: Photo) throws -> Bool {
+        guard config.originals == .copy, existing.sourcePath == file.relativePath else { return false }
+        return try catalogue.capture(idPrefix: existing.captureId)?.setName == file.setName
+    }
+
+    private static func duplicateReason(_ existing: Photo) -> String {
+        "duplicate of \(existing.originalPath) (capture \(existing.captureId))"
+    }
+
+    /// The report of a file whose planned set-aside could not be done: it is still in the inbox.
+    private func keptInInbox(_ report: FileReport, _ aside: CommitJournal.Aside, _ error: FileOperationError) -> FileReport {
+        guard report.keptAt == aside.destination else { return report }
+        return FileReport(path: report.path, reason: "\(report.reason); left in the inbox: \(error)", keptAt: aside.source)
     }
 
     /// The set's sidecar, or nil; one that cannot be used is reported, and left where it is.
@@ -100,25 +192,11 @@ final class SetCommitter {
         }
     }
 
-    /// A photo whose bytes are catalogued already. In `copy` mode the inbox keeps its originals, so a
-    /// photo catalogued from this very set and path is simply skipped; anything else is a
-    /// byte-identical duplicate and goes to the quarantine's `duplicates` folder.
-    private func setAside(_ file: InboxFile, cataloguedAs existing: Photo, report: inout SetReport) throws {
-        if config.originals == .copy, existing.sourcePath == file.relativePath,
-           try catalogue.capture(idPrefix: existing.captureId)?.setName == file.setName {
-            report.alreadyCatalogued += 1
-            return
-        }
-        report.duplicates.append(try quarantine(
-            file, reason: "duplicate of \(existing.originalPath) (capture \(existing.captureId))", folder: layout.duplicates))
-    }
-
-    /// Steps 1–4 of the protocol for the set's captures.
-    private func place(_ groups: [PhotoGroup<AnalysedPhoto>], set: PhotoSet, context: CaptureContext?,
-                       runId: Int64?) throws -> Int {
+    /// Groups the photos into captures and fills the journal with where each file goes; returns the rows.
+    private func prepare(_ journal: inout CommitJournal, photos: [AnalysedPhoto], set: PhotoSet,
+                         context: CaptureContext?, runId: Int64?) -> CommittedSet {
         let setName = set.name
         var taken = Set<String>()
-        var journal = CommitJournal(setName: setName, entries: [])
         var records = CommittedSet(captures: [], photos: [], hits: [])
         let now = CaptureTime(utc: Date().timeIntervalSince1970, offsetSeconds: 0, hasFraction: false, source: .fileTime).iso8601
         if let context, let source = set.contextFile {
@@ -126,14 +204,15 @@ final class SetCommitter {
             journal.context = .init(source: source, placed: layout.relative(placed))
             records.agent = Agent(id: context.agentId, name: context.agentName ?? context.agentId, firstSeen: now, lastSeen: now)
         }
-        for group in groups {
+        for group in grouper.group(photos) {
             let captureId = UUID().uuidString.lowercased()
             for (position, photo) in group.photos.enumerated() {
                 let photoId = UUID().uuidString.lowercased()
                 let original = FileOperations.unusedPath(layout.absolute(layout.originalPath(set: setName, file: photo.file.relativePath)), taken: &taken)
                 let thumb = FileOperations.unusedPath(layout.absolute(layout.thumbPath(set: setName, file: photo.file.relativePath)), taken: &taken)
                 journal.entries.append(.init(source: photo.file.absolutePath, original: layout.relative(original),
-                                             thumbnail: layout.relative(thumb), staged: photo.thumbnail.path, sha256: photo.sha256))
+                                             thumbnail: layout.relative(thumb), staged: photo.thumbnail.path,
+                                             sha256: photo.sha256, identity: photo.source))
                 records.photos.append(Photo(analysed: photo, id: photoId, captureId: captureId, position: position,
                                             originalPath: layout.relative(original), thumbPath: layout.relative(thumb)))
                 records.hits += photo.barcodes.map { BarcodeHit(reading: $0, photoId: photoId) }
@@ -141,33 +220,42 @@ final class SetCommitter {
             records.captures.append(Capture(group: group, id: captureId, runId: runId, setName: setName, createdAt: now,
                                             context: context, contextPath: journal.context?.placed))
         }
-        let journalPath = try journal.write(in: layout.journal)
+        return records
+    }
+
+    /// Steps 2 and 3; on failure the placed files are removed again and the journal with them, or,
+    /// when that fails too, left for `recover()` at the next start.
+    private func placeAndInsert(_ journal: CommitJournal, _ records: CommittedSet, journalPath: String) throws {
         do {
             try placeFiles(journal)
             try catalogue.commit(records)
         } catch {
-            undoPlacement(journal)
-            try? FileOperations.remove(journalPath)
+            do {
+                try undo(journal)
+                try FileOperations.remove(journalPath)
+            } catch let undoError {
+                logger.error("placed files left for the next start to remove", metadata: [
+                    "set": "\(journal.setName)", "journal": "\(journalPath)", "error": "\(undoError)"])
+            }
             throw error
         }
-        if config.originals == .move {
-            for entry in journal.entries { try FileOperations.remove(entry.source) }
-            if let context = journal.context { try FileOperations.remove(context.source) }
-        }
-        try FileOperations.remove(journalPath)
-        return records.captures.count
     }
 
-    private func placeFiles(_ journal: CommitJournal) throws {
+    /// Step 2: places originals, thumbnails and the sidecar. Throws `ChangedFileError` when an
+    /// original is not what was analysed, before or after it was placed.
+    func placeFiles(_ journal: CommitJournal) throws {
         var folders = Set<String>()
+        func makeFolder(of path: String) throws {
+            let folder = (path as NSString).deletingLastPathComponent
+            if folders.insert(folder).inserted { try FileOperations.makeDirectories(folder) }
+        }
         for entry in journal.entries {
             let original = layout.absolute(entry.original)
             let thumb = layout.absolute(entry.thumbnail)
-            for path in [original, thumb] {
-                let folder = (path as NSString).deletingLastPathComponent
-                if folders.insert(folder).inserted { try FileOperations.makeDirectories(folder) }
-            }
-            switch config.originals {
+            try expectUnchanged(entry)
+            try makeFolder(of: original)
+            try makeFolder(of: thumb)
+            switch journal.originals ?? config.originals {
             case .move: try FileOperations.link(entry.source, to: original)
             case .copy: try FileOperations.copy(entry.source, to: original)
             }
@@ -175,64 +263,43 @@ final class SetCommitter {
         }
         if let context = journal.context {
             let placed = layout.absolute(context.placed)
-            let folder = (placed as NSString).deletingLastPathComponent
-            if folders.insert(folder).inserted { try FileOperations.makeDirectories(folder) }
+            try makeFolder(of: placed)
             try FileOperations.link(context.source, to: placed)
         }
         folders.forEach(FileOperations.syncDirectory)
-    }
-
-    private func undoPlacement(_ journal: CommitJournal) {
+        // Again once all is placed: a hard link shares the inode, so a write since the first check
+        // shows here; a copy holds the analysed bytes only if its source did not change meanwhile.
         for entry in journal.entries {
-            if FileOperations.exists(layout.absolute(entry.original)) { unlink(layout.absolute(entry.original)) }
-            if FileOperations.exists(layout.absolute(entry.thumbnail)) { unlink(layout.absolute(entry.thumbnail)) }
-            unlink(entry.staged)
+            try expectUnchanged(entry)
+            try expectUnchanged(entry, at: layout.absolute(entry.original))
         }
-        if let context = journal.context { unlink(layout.absolute(context.placed)) }
     }
 
-    /// Finishes or undoes the commits a crash interrupted, from their journals; empties staging.
-    func recover() throws {
-        for path in CommitJournal.pending(in: layout.journal) {
-            guard let journal = CommitJournal.read(path) else {
-                logger.warning("unreadable commit journal left in place", metadata: ["journal": "\(path)"])
-                continue
-            }
-            let known = try catalogue.photos(withSHA256: journal.entries.map(\.sha256))
-            // The journal's files are one set, committed in one transaction: all or none have rows.
-            let committed = journal.entries.contains { known[$0.sha256]?.originalPath == $0.original }
-            let placed = journal.entries.flatMap { [$0.original, $0.thumbnail] } + (journal.context.map { [$0.placed] } ?? [])
-            let sources = journal.entries.map { ($0.source, $0.original) } + (journal.context.map { [($0.source, $0.placed)] } ?? [])
-            if !committed {
-                for path in placed { try FileOperations.remove(layout.absolute(path)) }
-            } else if config.originals == .move {
-                for (source, original) in sources where FileOperations.exists(layout.absolute(original)) {
-                    try FileOperations.remove(source)
-                }
-            }
-            try FileOperations.remove(path)
-            logger.notice("recovered an interrupted commit", metadata: ["set": "\(journal.setName)"])
-        }
-        try? FileManager.default.removeItem(atPath: layout.staging)
-        try FileOperations.makeDirectories(layout.staging)
+    /// Throws `ChangedFileError` unless the file at `path` (the entry's source by default) has the
+    /// size and modification time the original had when it was analysed (and its inode, for the source).
+    private func expectUnchanged(_ entry: CommitJournal.Entry, at path: String? = nil) throws {
+        guard let recorded = entry.identity else { return }
+        let now = FileIdentity.of(path ?? entry.source)
+        let same = path == nil ? now == recorded : now?.hasSameContent(as: recorded) == true
+        if !same { throw ChangedFileError(path: entry.source) }
     }
 
-    /// Moves a file out of the inbox into `folder/<set>/<path>` with a `.reason` note beside it.
-    private func quarantine(_ file: InboxFile, reason: String, folder: String) throws -> FileReport {
-        let path = "\(file.setName)/\(file.relativePath)"
-        var taken = Set<String>()
-        let destination = FileOperations.unusedPath((folder as NSString).appendingPathComponent(path), taken: &taken)
-        logger.info("file set aside", metadata: ["file": "\(file.absolutePath)", "reason": "\(reason)"])
-        do {
-            try FileOperations.makeDirectories((destination as NSString).deletingLastPathComponent)
-            try FileOperations.move(file.absolutePath, to: destination)
-        } catch let error as FileOperationError where !error.isOutOfSpace {
-            return FileReport(path: path, reason: "\(reason); left in the inbox: \(error)", keptAt: file.absolutePath)
+    /// Whether `error` means our storage is full or failing: no later set would fare better.
+    private func stopsTheRun(_ error: Error) -> Bool {
+        switch error {
+        case let error as FileOperationError: error.isOutOfSpace
+        case let error as CatalogError: error.isStorageFailure
+        default: false
         }
-        let note = "file: \(path)\nreason: \(reason)\nat: \(Date())\n"
-        try FileOperations.write(Array(note.utf8), to: destination + ".reason")
-        return FileReport(path: path, reason: reason, keptAt: destination)
     }
+}
+
+/// An original changed on disk between its analysis and its commit: its set is not committed with
+/// stale data, but stays in the inbox for the next run.
+struct ChangedFileError: Error, CustomStringConvertible {
+    var path: String
+
+    var description: String { "\(path) changed while being ingested" }
 }
 
 /// Where things live in the library. Paths in the catalogue are relative to its root.

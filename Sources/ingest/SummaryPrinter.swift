@@ -15,17 +15,26 @@ struct SummaryPrinter {
         let resumed = summary.sets.reduce(0) { $0 + $1.alreadyCatalogued }
         if resumed > 0 { lines.append("skipped \(resumed) photos this inbox still holds from earlier runs (originals: copy)") }
         if let reason = summary.stoppedEarly {
-            lines.append("STOPPED before the end: \(reason); the remaining sets stay in the inbox")
+            lines.append("STOPPED before the end (the set in hand and the remaining sets stay in the inbox): \(reason)")
         }
         lines += section("quarantined", summary.quarantined)
         lines += section("duplicates (kept aside)", summary.duplicates)
         lines += section("failed (left in the inbox)", summary.failed)
+        lines += section("skipped (left in the inbox)", summary.skipped)
         lines += section("capture.json not used (sets ingested without agent context)", summary.contextProblems)
         return lines.joined(separator: "\n") + "\n"
     }
 
     private func section(_ title: String, _ files: [FileReport]) -> [String] {
         guard !files.isEmpty else { return [] }
-        return ["\(title):"] + files.map { "  \($0.path): \($0.reason)" + ($0.keptAt.map { " -> \($0)" } ?? "") }
+        return ["\(title):"] + files.map {
+            "  \(Self.oneLine($0.path)): \($0.reason)" + ($0.keptAt.map { " -> \(Self.oneLine($0))" } ?? "")
+        }
+    }
+
+    /// A file name may hold line breaks and other control characters: shown escaped (`\n`), so that
+    /// every file stays on one line of the summary.
+    static func oneLine(_ text: String) -> String {
+        text.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
     }
 }

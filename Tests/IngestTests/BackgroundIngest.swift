@@ -38,6 +38,12 @@ final class BackgroundIngest {
     /// Everything written to standard error so far.
     var stderr: String { (try? String(contentsOf: errFile, encoding: .utf8)) ?? "" }
 
+    /// Everything written to standard output so far.
+    var stdout: String { (try? String(contentsOf: outFile, encoding: .utf8)) ?? "" }
+
+    /// Whether the process ended by a signal (then `exitStatus` is the signal's number).
+    var endedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
+
     /// Sends `number` (SIGTERM, SIGINT) to the process.
     func signal(_ number: Int32) {
         kill(process.processIdentifier, number)

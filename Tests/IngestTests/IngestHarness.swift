@@ -28,9 +28,10 @@ enum IngestHarness {
         var stderr: String
     }
 
-    /// Runs `executable` with `arguments` in `folder` and waits for it.
+    /// Runs `executable` with `arguments` in `folder` and waits for it, at most `timeout` seconds:
+    /// then it is killed and the test fails, so a hanging run cannot hang the suite.
     @discardableResult
-    static func execute(_ executable: URL, _ arguments: [String], in folder: URL) throws -> Outcome {
+    static func execute(_ executable: URL, _ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -46,19 +47,25 @@ enum IngestHarness {
         }
         process.standardOutput = try FileHandle(forWritingTo: outFile)
         process.standardError = try FileHandle(forWritingTo: errFile)
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         try process.run()
+        if ended.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("`\(executable.lastPathComponent) \(arguments.joined(separator: " "))` did not end within \(timeout) s; killed")
+        }
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus,
                        stdout: String(decoding: try Data(contentsOf: outFile), as: UTF8.self),
                        stderr: String(decoding: try Data(contentsOf: errFile), as: UTF8.self))
     }
 
-    /// Runs `ingest` with `arguments` in `folder`.
+    /// Runs `ingest` with `arguments` in `folder`, at most `timeout` seconds.
     @discardableResult
-    static func ingest(_ arguments: [String], in folder: URL) throws -> Outcome {
+    static func ingest(_ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary.path),
                       "the ingest binary is missing at \(binary.path): run `swift build` first")
-        return try execute(binary, arguments, in: folder)
+        return try execute(binary, arguments, in: folder, timeout: timeout)
     }
 
     /// Runs a shell command line (for python3, cp and the like); fails the test when it fails.

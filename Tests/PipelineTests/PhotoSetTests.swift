@@ -80,7 +80,7 @@ final class PhotoSetTests: XCTestCase {
         XCTAssertEqual(set.files.map(\.relativePath), ["pipe.jpg"], "special files are listed to be quarantined")
     }
 
-    func testSet_nameNotUTF8_isIgnored() throws {
+    func testSet_nameNotUTF8_isSkippedWithAReadableNameAndReason() throws {
         try writeFile("shelf/good.jpg", in: inbox)
         let raw = Array(path("shelf/bad").utf8) + [0xFF] + Array(".jpg".utf8) + [0]
         let descriptor = raw.withUnsafeBufferPointer { buffer in
@@ -91,10 +91,25 @@ final class PhotoSetTests: XCTestCase {
 
         let set = try PhotoSet(name: "shelf", folder: path("shelf"))
         XCTAssertEqual(set.files.map(\.relativePath), ["good.jpg"])
-        XCTAssertEqual(set.ignored, ["bad\u{FFFD}.jpg"])
+        XCTAssertEqual(set.ignored, [])
+        XCTAssertEqual(set.skipped.map(\.path), ["shelf/bad\\xFF.jpg"])
+        XCTAssertEqual(set.skipped.map(\.keptAt), [path("shelf/bad\\xFF.jpg")])
+        XCTAssertTrue(set.skipped[0].reason.contains("not valid UTF-8"), set.skipped[0].reason)
     }
 
-    func testSet_foldersDeeperThanLimit_areIgnoredWithTrailingSlash() throws {
+    func testSets_setFolderNameNotUTF8_isASetThatReportsItselfSkipped() throws {
+        try writeFile("good/a.jpg", in: inbox)
+        let raw = Array(path("caf").utf8) + [0xE9] + [0]
+        XCTAssertEqual(raw.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) } }, 0)
+
+        let sets = try PhotoSet.sets(inInbox: inbox)
+        XCTAssertEqual(sets.map(\.name), ["caf\\xE9", "good"])
+        XCTAssertEqual(sets[0].files, [])
+        XCTAssertEqual(sets[0].skipped.map(\.path), ["caf\\xE9"])
+        XCTAssertTrue(sets[0].skipped[0].reason.contains("not valid UTF-8"), sets[0].skipped[0].reason)
+    }
+
+    func testSet_foldersDeeperThanLimit_areSkippedWithTrailingSlashAndReason() throws {
         let chain = (1 ... PhotoSet.maximumDepth).map { "d\($0)" }
         let lastListed = chain.dropLast().joined(separator: "/")
         let tooDeep = chain.joined(separator: "/")
@@ -103,7 +118,9 @@ final class PhotoSetTests: XCTestCase {
 
         let set = try PhotoSet(name: "shelf", folder: path("shelf"))
         XCTAssertEqual(set.files.map(\.relativePath), ["\(lastListed)/kept.jpg"])
-        XCTAssertEqual(set.ignored, ["\(tooDeep)/"])
+        XCTAssertEqual(set.ignored, [])
+        XCTAssertEqual(set.skipped.map(\.path), ["shelf/\(tooDeep)/"])
+        XCTAssertTrue(set.skipped[0].reason.contains("deeper than 16"), set.skipped[0].reason)
     }
 
     func testSet_missingFolder_throwsNamingIt() {

@@ -1,0 +1,101 @@
+import Catalog
+import Foundation
+import Logging
+@testable import Pipeline
+import XCTest
+
+/// A work folder for driving the commit protocol step by step: an inbox with one set `shelf` — three
+/// photos, a byte-identical copy of the first, a text file posing as a photo — an empty library, a
+/// quarantine and a catalogue file.
+final class CommitBench {
+    /// The set's files, made once per process by `makeShelf(in:)`.
+    nonisolated(unsafe) private static var shelf: String?
+
+    let config: PipelineConfig
+    let layout: LibraryLayout
+    let catalogue: Catalogue
+    private let logger = Logger(label: "test")
+
+    init(for test: XCTestCase, originals: PipelineConfig.Originals = .move) throws {
+        let root = try test.makeTemporaryFolder()
+        var config = PipelineConfig(folder: root)
+        config.originals = originals
+        config.workers = 1
+        self.config = config
+        layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
+        try FileManager.default.createDirectory(atPath: config.inbox, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Self.shelfFiles(), toPath: (config.inbox as NSString).appendingPathComponent("shelf"))
+        try FileManager.default.createDirectory(atPath: layout.staging, withIntermediateDirectories: true)
+        catalogue = try Catalogue(path: config.catalog, logger: logger)
+    }
+
+    var setFolder: String { (config.inbox as NSString).appendingPathComponent("shelf") }
+
+    /// A new committer, as a restarted process would make.
+    func committer() -> SetCommitter {
+        SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger)
+    }
+
+    /// The set as it is in the inbox now, analysed.
+    func analyse() throws -> (PhotoSet, [PhotoOutcome]) {
+        let set = try PhotoSet(name: "shelf", folder: setFolder)
+        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging)
+        return (set, set.files.map { analyzer.analyse($0, catalogued: catalogue.photo(withSHA256:)) })
+    }
+
+    /// Analyses the set as it is now and commits it.
+    @discardableResult
+    func commit() throws -> SetReport {
+        let (set, results) = try analyse()
+        return try committer().commit(set, results: results, runId: nil)
+    }
+
+    /// Every file and folder (ending in `/`) below the work folder, without the catalogue's files;
+    /// symbolic links not followed.
+    var state: [String] {
+        let root = (config.inbox as NSString).deletingLastPathComponent
+        var found: [String] = []
+        let walker = FileManager.default.enumerator(atPath: root)
+        while let path = walker?.nextObject() as? String {
+            guard !path.hasPrefix("library/catalog.sqlite") else { continue }
+            var info = stat()
+            let isFolder = lstat((root as NSString).appendingPathComponent(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            found.append(isFolder ? path + "/" : path)
+        }
+        return found.sorted()
+    }
+
+    /// What `ingest verify` would report.
+    func verify() throws -> [LibraryProblem] {
+        try LibraryVerifier(config: config, catalogue: catalogue, logger: logger).verify().problems
+    }
+
+    /// The absolute path of `relative` below the work folder.
+    func path(_ relative: String) -> String {
+        (((config.inbox as NSString).deletingLastPathComponent) as NSString).appendingPathComponent(relative)
+    }
+
+    private static func shelfFiles() throws -> String {
+        if let shelf { return shelf }
+        let folder = (try makeDetachedTemporaryFolder() as NSString).appendingPathComponent("shelf")
+        _ = try runPython(shelfScript, arguments: [folder])
+        shelf = folder
+        return folder
+    }
+
+    /// Three 320×240 photos taken seconds apart (one capture), a copy of the first, and a text file.
+    private static let shelfScript = #"""
+    import io, os, sys
+    import numpy as np, piexif
+    from PIL import Image
+    out = sys.argv[1]
+    os.makedirs(out)
+    for i in range(3):
+        pixels = np.random.default_rng(i).integers(0, 256, (240, 320, 3), dtype=np.uint8)
+        exif = piexif.dump({"Exif": {piexif.ExifIFD.DateTimeOriginal: b"2026:11:20 09:00:%02d" % (10 * i)}})
+        buf = io.BytesIO(); Image.fromarray(pixels, "RGB").save(buf, "JPEG", quality=80, exif=exif)
+        for name in [f"IMG_000{i + 1}.jpg"] + (["copy_of_IMG_0001.jpg"] if i == 0 else []):
+            open(os.path.join(out, name), "wb").write(buf.getvalue())
+    open(os.path.join(out, "text.jpg"), "w").write("not a photo\n")
+    """#
+}
