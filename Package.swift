@@ -26,11 +26,16 @@ let package = Package(
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         // Partial greyscale JPEG decoding (libjpeg-turbo's skip and crop), which libvips does not offer.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        // Turning, enlarging and smoothing barcode regions: thousands of small images per run, each
+        // cheaper in one plain loop than as a libvips pipeline with its worker thread.
+        .target(name: "CImageOps", cSettings: [.unsafeFlags(["-O2"])]),
+        // glibc's malloc tuning (mallopt), which Swift's Glibc module does not import.
+        .target(name: "CMemory"),
 
         .target(
             name: "Pipeline",
             dependencies: [
-                "Catalog", "CVipsShim", "CVips", "CJPEGShim", "CZBar", "CExif", "CCrypto",
+                "Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CExif", "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The pixel loops (quality metrics, barcode locator) are 20× slower unoptimised; debug
@@ -48,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "ingest",
             dependencies: [
-                "Pipeline", "Catalog",
+                "Pipeline", "Catalog", "CMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -27,85 +27,76 @@ int ingest_load(const void *data, size_t length, int is_jpeg, int shrink, VipsIm
     if (is_jpeg)
         return vips_jpegload_buffer((void *)data, length, out,
                                     "shrink", shrink > 0 ? shrink : 1,
+                                    "access", VIPS_ACCESS_SEQUENTIAL,
                                     "fail_on", VIPS_FAIL_ON_ERROR, NULL);
-    *out = vips_image_new_from_buffer(data, length, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    *out = vips_image_new_from_buffer(data, length, "", "access", VIPS_ACCESS_SEQUENTIAL,
+                                      "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     return *out ? 0 : -1;
 }
 
-int ingest_grey(VipsImage *in, VipsImage **out) {
-    VipsImage *rgb = NULL, *band = NULL, *cast = NULL;
-    if (vips_image_guess_interpretation(in) == VIPS_INTERPRETATION_CMYK) {
-        if (vips_colourspace(in, &rgb, VIPS_INTERPRETATION_sRGB, NULL))
-            return -1;
-        in = rgb;
+/* Releases *image and puts next in its place. */
+static void ingest_replace(VipsImage **image, VipsImage *next) {
+    g_object_unref(*image);
+    *image = next;
+}
+
+int ingest_eight_bit(VipsImage *in, VipsImage **out) {
+    VipsImage *image = in, *next = NULL;
+    g_object_ref(image);
+    if (vips_image_guess_interpretation(image) == VIPS_INTERPRETATION_CMYK) {
+        if (vips_colourspace(image, &next, VIPS_INTERPRETATION_sRGB, NULL))
+            goto failed;
+        ingest_replace(&image, next);
     }
-    int result = vips_extract_band(in, &band, vips_image_get_bands(in) >= 3 ? 1 : 0, NULL);
-    if (rgb)
-        g_object_unref(rgb);
-    if (result)
-        return -1;
-    if (vips_image_get_format(band) == VIPS_FORMAT_UCHAR) {
-        *out = band;
-        return 0;
+    int colour = vips_image_get_bands(image) - (vips_image_hasalpha(image) ? 1 : 0) >= 3;
+    if (vips_colourspace(image, &next, colour ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, NULL))
+        goto failed;
+    ingest_replace(&image, next);
+    if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
+        if (vips_cast(image, &next, VIPS_FORMAT_UCHAR, "shift", TRUE, NULL))
+            goto failed;
+        ingest_replace(&image, next);
     }
-    result = vips_cast(band, &cast, VIPS_FORMAT_UCHAR, "shift", TRUE, NULL);
-    g_object_unref(band);
-    if (result)
-        return -1;
-    *out = cast;
+    if (vips_image_hasalpha(image)) {
+        VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
+        int result = vips_flatten(image, &next, "background", white, "max_alpha", 255.0, NULL);
+        vips_area_unref(VIPS_AREA(white));
+        if (result)
+            goto failed;
+        ingest_replace(&image, next);
+    }
+    if (vips_image_get_bands(image) != 1 && vips_image_get_bands(image) != 3) {
+        /* Extra bands that are not alpha: keep the first three, or the first one. */
+        if (vips_extract_band(image, &next, 0, "n", vips_image_get_bands(image) >= 3 ? 3 : 1, NULL))
+            goto failed;
+        ingest_replace(&image, next);
+    }
+    *out = image;
     return 0;
+failed:
+    g_object_unref(image);
+    return -1;
+}
+
+int ingest_image_from_pixels(const void *data, int width, int height, int bands, int orientation,
+                             VipsImage **out) {
+    VipsImage *image = vips_image_new_from_memory_copy(data, (size_t)width * height * bands, width, height,
+                                                       bands, VIPS_FORMAT_UCHAR);
+    if (!image)
+        return -1;
+    image->Type = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+    vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
+    int result = vips_autorot(image, out, NULL);
+    g_object_unref(image);
+    return result;
 }
 
 int ingest_thumbnail(VipsImage *in, int width, VipsImage **out) {
     return vips_thumbnail_image(in, out, width, "height", VIPS_MAX_COORD, NULL);
 }
 
-int ingest_resize(VipsImage *in, double scale, VipsImage **out) {
-    return vips_resize(in, out, scale, NULL);
-}
-
 int ingest_jpeg_save(VipsImage *in, int quality, void **data, size_t *length) {
     return vips_jpegsave_buffer(in, data, length, "Q", quality, "strip", TRUE, NULL);
-}
-
-int ingest_region(VipsImage *in, int left, int top, int width, int height,
-                  double angle, double scale, int smooth, VipsImage **out) {
-    VipsImage *area = NULL, *turned = NULL;
-    if (vips_extract_area(in, &area, left, top, width, height, NULL))
-        return -1;
-    if (angle == 0.0 && scale == 1.0 && smooth <= 1) {
-        *out = area;
-        return 0;
-    }
-    VipsInterpolate *bicubic = vips_interpolate_new("bicubic");
-    VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
-    int result = vips_similarity(area, &turned, "angle", angle, "scale", scale,
-                                 "interpolate", bicubic, "background", white, NULL);
-    vips_area_unref(VIPS_AREA(white));
-    g_object_unref(bicubic);
-    g_object_unref(area);
-    if (result)
-        return -1;
-    if (smooth <= 1) {
-        *out = turned;
-        return 0;
-    }
-    /* A vertical box filter: averages along upright bars, which keeps their edges and
-     * removes the noise and JPEG blocking between scan lines. */
-    double ones[64];
-    int taps = smooth > 64 ? 64 : smooth;
-    for (int i = 0; i < taps; i++)
-        ones[i] = 1.0;
-    VipsImage *mask = vips_image_new_matrix_from_array(1, taps, ones, taps);
-    if (!mask) {
-        g_object_unref(turned);
-        return -1;
-    }
-    vips_image_set_double(mask, "scale", taps);
-    result = vips_conv(turned, out, mask, "precision", VIPS_PRECISION_INTEGER, NULL);
-    g_object_unref(mask);
-    g_object_unref(turned);
-    return result;
 }
 
 int ingest_thumbnail_buffer(const void *data, size_t length, int width, VipsImage **out) {

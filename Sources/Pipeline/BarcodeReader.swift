@@ -25,16 +25,16 @@ final class BarcodeReader: @unchecked Sendable {
 
     /// The photo's barcodes, boxes in full-resolution stored pixels.
     /// - Parameters:
-    ///   - overview: the grey overview inside libvips, and its pixels.
+    ///   - overview: the grey overview's pixels.
     ///   - shrink: how many original pixels one overview pixel spans.
     ///   - fullResolution: the original's grey pixels of a rectangle (full-resolution coordinates), and
     ///     the rectangle they actually cover, for step 3.
-    func read(overview: VipsImage, pixels: GreyImage, shrink: Int,
+    func read(overview pixels: GreyImage, shrink: Int,
               fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox)) throws -> [BarcodeReading] {
         let whole = frameScanners.withScanner { $0.scan(pixels) }.compactMap(GTIN.reading(from:))
         let trusted = whole.filter(Self.isTrusted)
         if !trusted.isEmpty { return trusted.map { $0.scaled(by: shrink) } }
-        return try readCandidates(overview: overview, pixels: pixels, shrink: shrink, fullResolution: fullResolution)
+        return try readCandidates(overview: pixels, shrink: shrink, fullResolution: fullResolution)
     }
 
     /// A linear code read across the whole frame by fewer scan lines than this is suspect — a part
@@ -51,13 +51,20 @@ final class BarcodeReader: @unchecked Sendable {
     /// too fine for the overview is small there; a large region that did not read is text or pattern.
     static let smallRegionEdge = 256
 
-    private func readCandidates(overview: VipsImage, pixels: GreyImage, shrink: Int,
+    /// Only regions this light or darker are worth a full-resolution look (see `GreyImage.lightness`).
+    /// Bars and modules are about half ink: on the hard set every code read at full resolution had
+    /// at most 0.74; the small logos and lines of text on fronts and labels are mostly background,
+    /// 0.85 to 0.92, and would each cost a partial decode for nothing.
+    static let maximumLightness = 0.8
+
+    private func readCandidates(overview pixels: GreyImage, shrink: Int,
                                 fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox)) throws -> [BarcodeReading] {
         var found: [BarcodeReading] = []
         var unread: [BarcodeCandidate] = []
         for candidate in locator.candidates(in: pixels) {
-            let readings = try read(candidate, in: overview)
-            if readings.isEmpty && max(candidate.box.width, candidate.box.height) <= Self.smallRegionEdge {
+            let readings = try read(candidate, in: pixels)
+            if readings.isEmpty && max(candidate.box.width, candidate.box.height) <= Self.smallRegionEdge
+                && pixels.lightness(of: candidate.box) <= Self.maximumLightness {
                 unread.append(candidate)
             }
             found += readings.map { $0.placed(at: candidate.box.scaled(by: shrink)) }
@@ -71,7 +78,6 @@ final class BarcodeReader: @unchecked Sendable {
             let left = boxes.map(\.x).min()!, top = boxes.map(\.y).min()!
             let right = boxes.map { $0.x + $0.width }.max()!, bottom = boxes.map { $0.y + $0.height }.max()!
             let (grey, origin) = try fullResolution(PixelBox(x: left, y: top, width: right - left, height: bottom - top))
-            let region = try VipsImage.image(of: grey)
             for (candidate, box) in zip(unread, boxes) {
                 var upright = candidate
                 upright.box = PixelBox(x: box.x - origin.x, y: box.y - origin.y, width: box.width, height: box.height)
@@ -90,7 +96,7 @@ final class BarcodeReader: @unchecked Sendable {
                     attempts.insert(linear, at: 0)
                 }
                 for attempt in attempts {
-                    let readings = try read(attempt, in: region, fullResolution: true)
+                    let readings = try read(attempt, in: grey, fullResolution: true)
                     found += readings.map { $0.placed(at: placed) }
                     if !readings.isEmpty { break }
                 }
@@ -104,7 +110,7 @@ final class BarcodeReader: @unchecked Sendable {
     /// Reads one candidate region of `image`: a 1-D code turned upright, enlarged and smoothed along
     /// its bars, then (in the overview only, where the direction may be off) as it is; a 2-D code
     /// enlarged in the overview, taken as it is at full resolution (its modules are large enough there).
-    private func read(_ candidate: BarcodeCandidate, in image: VipsImage, fullResolution: Bool = false) throws -> [BarcodeReading] {
+    private func read(_ candidate: BarcodeCandidate, in image: GreyImage, fullResolution: Bool = false) throws -> [BarcodeReading] {
         let longEdge = Double(max(candidate.box.width, candidate.box.height))
         let scale = fullResolution ? (candidate.isLinear ? 2 : 1) : min(3, max(1.5, 700 / longEdge))
         var attempts = [RegionRead(scale: scale, rows: 1, pool: frameScanners)]
@@ -141,8 +147,8 @@ final class BarcodeReader: @unchecked Sendable {
         var pool: ScannerPool
     }
 
-    private func scan(_ candidate: BarcodeCandidate, in image: VipsImage, _ read: RegionRead) throws -> [BarcodeReading] {
-        let region = try image.region(candidate.box, angle: candidate.angle, scale: read.scale, smoothRows: read.rows).pixels()
+    private func scan(_ candidate: BarcodeCandidate, in image: GreyImage, _ read: RegionRead) throws -> [BarcodeReading] {
+        let region = try image.region(candidate.box, angle: candidate.angle, scale: read.scale, smoothRows: read.rows)
         return read.pool.withScanner { $0.scan(region) }.compactMap(GTIN.reading(from:)).filter(Self.isTrusted)
     }
 }
@@ -180,19 +186,6 @@ extension BarcodeReading {
         var copy = self
         copy.box = box
         return copy
-    }
-}
-
-extension GreyImage {
-    /// The pixels inside `box` (which must lie within the image).
-    func cropped(to box: PixelBox) -> GreyImage {
-        var copy = [UInt8]()
-        copy.reserveCapacity(box.width * box.height)
-        for row in box.y..<(box.y + box.height) {
-            let start = row * width + box.x
-            copy += pixels[start..<(start + box.width)]
-        }
-        return GreyImage(width: box.width, height: box.height, pixels: copy)
     }
 }
 

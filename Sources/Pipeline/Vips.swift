@@ -88,16 +88,6 @@ final class VipsImage {
         }
     }
 
-    /// A one-band image of `grey`'s pixels (copied into libvips).
-    static func image(of grey: GreyImage) throws -> VipsImage {
-        let copy = grey.pixels.withUnsafeBytes {
-            vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(grey.width), Int32(grey.height), 1,
-                                            VIPS_FORMAT_UCHAR)
-        }
-        guard let copy else { throw PhotoError.undecodable(Vips.lastError()) }
-        return VipsImage(copy)
-    }
-
     /// Decodes every pixel once into memory; fails on truncated or corrupt data.
     func decodedIntoMemory() throws -> VipsImage {
         guard let copy = vips_image_copy_memory(pointer) else {
@@ -106,9 +96,27 @@ final class VipsImage {
         return VipsImage(copy)
     }
 
-    /// One 8-bit band for barcodes and quality metrics.
-    func grey() throws -> VipsImage {
-        try Self.make("cannot make a greyscale image") { ingest_grey(pointer, &$0) }
+    /// The image as 8-bit sRGB (3 bands) or grey (1 band), in memory: itself when it is that
+    /// already (as a decoded JPEG is); otherwise CMYK is converted, 16 bits shifted down and alpha
+    /// flattened on white.
+    func eightBit() throws -> VipsImage {
+        let bands = vips_image_get_bands(pointer)
+        if vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR, bands == 1 || bands == 3,
+           vips_image_guess_interpretation(pointer) != VIPS_INTERPRETATION_CMYK {
+            return self
+        }
+        return try Self.make("cannot convert to 8-bit RGB") { ingest_eight_bit(pointer, &$0) }.decodedIntoMemory()
+    }
+
+    /// The 8-bit pixels of an image in memory (bands interleaved, rows top to bottom), for the
+    /// length of `body`.
+    func withPixels<T>(_ body: (PixelData) throws -> T) throws -> T {
+        let bands = Int(vips_image_get_bands(pointer))
+        guard vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR, let data = vips_image_get_data(pointer) else {
+            throw PhotoError.undecodable("cannot read the pixels: \(Vips.lastError())")
+        }
+        return try body(PixelData(width: width, height: height, bands: bands,
+                                  bytes: UnsafeRawBufferPointer(start: data, count: width * height * bands)))
     }
 
     /// A thumbnail `width` pixels wide, upright per the EXIF orientation.
@@ -116,17 +124,11 @@ final class VipsImage {
         try Self.make("cannot make the thumbnail") { ingest_thumbnail(pointer, Int32(width), &$0) }
     }
 
-    /// The image scaled by `scale`.
-    func resized(by scale: Double) throws -> VipsImage {
-        try Self.make("cannot resize") { ingest_resize(pointer, scale, &$0) }
-    }
-
-    /// A region of this one-band image, turned by `angle` degrees and scaled by `scale`; with
-    /// `smoothRows` > 1 averaged over that many rows, along upright bars.
-    func region(_ box: PixelBox, angle: Double, scale: Double, smoothRows: Int) throws -> VipsImage {
-        try Self.make("cannot cut out a region") {
-            ingest_region(pointer, Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height), angle, scale,
-                          Int32(smoothRows), &$0)
+    /// An image of `pixels` (1 or 3 bands, copied into libvips), turned upright per the EXIF `orientation`.
+    static func upright(_ pixels: PixelData, orientation: Int) throws -> VipsImage {
+        try make("cannot make an image") {
+            ingest_image_from_pixels(pixels.bytes.baseAddress, Int32(pixels.width), Int32(pixels.height),
+                                     Int32(pixels.bands), Int32(orientation), &$0)
         }
     }
 
@@ -159,20 +161,6 @@ final class VipsImage {
             throw PhotoError.undecodable("\(what): \(Vips.lastError())")
         }
         return VipsImage(out)
-    }
-}
-
-/// An 8-bit single-band picture in memory, rows top to bottom.
-public struct GreyImage: Sendable {
-    public var width: Int
-    public var height: Int
-    public var pixels: [UInt8]
-
-    public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(pixels.count == width * height)
-        self.width = width
-        self.height = height
-        self.pixels = pixels
     }
 }
 

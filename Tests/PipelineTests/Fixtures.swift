@@ -149,6 +149,20 @@ data = buf.getvalue(); save("truncated.jpg", data[:len(data) * 4 // 10])
 save("empty.jpg", b"")
 save("text.jpg", b"this is not a picture\n")
 
+# rgba.png: 800x600, the left half fully transparent over black, the right half opaque red: on white,
+# green is 255 on the left and 0 on the right.
+rgba = np.zeros((600, 800, 4), np.uint8)
+rgba[:, 400:, 0] = 255; rgba[:, 400:, 3] = 255
+Image.fromarray(rgba, "RGBA").save(os.path.join(out, "rgba.png"))
+
+# grey16.png: 800x600 16-bit grey, a horizontal ramp from 0 to 65535.
+ramp = np.tile(np.linspace(0, 65535, 800).astype(np.uint16), (600, 1))
+Image.fromarray(ramp).save(os.path.join(out, "grey16.png"))  # mode I;16
+
+# cmyk.jpg: 800x600 CMYK, no ink on the left half, full black ink on the right half.
+cmyk = np.zeros((600, 800, 4), np.uint8); cmyk[:, 400:, 3] = 255
+Image.fromarray(cmyk, "CMYK").save(os.path.join(out, "cmyk.jpg"), quality=95)
+
 # bomb.png: a PNG header declaring 20000x20000 grey pixels, followed by a single row of data.
 def chunk(kind, body):
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)

@@ -163,6 +163,33 @@ final class PhotoAnalyzerTests: XCTestCase {
         XCTAssertEqual(photo.sha256, Self.hashes["front.png"])
     }
 
+    // MARK: Pixel formats other than 8-bit RGB
+
+    func testAnalyse_transparentPNG_isFlattenedOnWhite() throws {
+        let photo = try photo("rgba.png")
+        XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [400, 300])
+        // Green: 255 where transparent (white), 0 where opaque red; black would give a mean near 0.
+        XCTAssertEqual(photo.quality.meanGrey, 127.5, accuracy: 2)
+    }
+
+    func testAnalyse_sixteenBitGreyPNG_isShiftedToEightBits() throws {
+        let photo = try photo("grey16.png")
+        XCTAssertEqual([photo.width, photo.height], [800, 600])
+        XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [400, 300])
+        XCTAssertEqual(photo.quality.meanGrey, 127.5, accuracy: 2, "a ramp over the full 16-bit range")
+    }
+
+    func testAnalyse_cmykJPEG_isConvertedToRGB() throws {
+        let photo = try photo("cmyk.jpg")
+        XCTAssertEqual(photo.format, .jpeg)
+        XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [400, 300])
+        // Half paper white (255), half black ink alone, which libvips' CMYK profile renders as a dark
+        // grey of about 35; read as RGB without conversion the mean would be near 0 or 255.
+        XCTAssertEqual(photo.quality.meanGrey, 145, accuracy: 12)
+        let size = jpegFrameSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.thumbnail.path))))
+        XCTAssertEqual(size.map { [$0.width, $0.height] }, [400, 300])
+    }
+
     func testAnalyse_qrCode_readsTextWithoutGTIN() throws {
         let photo = try photo("qr.png")
         let reading = try XCTUnwrap(photo.primaryBarcode)

@@ -18,28 +18,25 @@ int ingest_vips_start(int concurrency);
 const char *ingest_loader_for(const void *data, size_t length);
 
 /* Opens an image lazily from memory, failing on any decode error rather than
- * grey-filling. shrink (1, 2, 4, 8) is applied while decoding JPEG; other
- * formats ignore it. The bytes must outlive the image until it is copied to memory. */
+ * grey-filling, for one top-to-bottom pass (sequential access: no intermediate copy).
+ * shrink (1, 2, 4, 8) is applied while decoding JPEG; other formats ignore it. The bytes
+ * must outlive the image until it is copied to memory. */
 int ingest_load(const void *data, size_t length, int is_jpeg, int shrink, VipsImage **out);
 
-/* One 8-bit band for barcode reading and quality metrics: green of RGB(A),
- * the grey band otherwise; 16-bit input is shifted down, CMYK converted first. */
-int ingest_grey(VipsImage *in, VipsImage **out);
+/* The image as 8-bit sRGB (3 bands) or grey (1 band): CMYK converted, 16-bit shifted down,
+ * alpha flattened on white. Lazy. */
+int ingest_eight_bit(VipsImage *in, VipsImage **out);
+
+/* An image of width × height 8-bit pixels with 1 or 3 interleaved bands copied from `data`,
+ * turned upright per the EXIF `orientation` (1…8). */
+int ingest_image_from_pixels(const void *data, int width, int height, int bands, int orientation,
+                             VipsImage **out);
 
 /* A thumbnail `width` pixels wide, upright per the image's EXIF orientation. */
 int ingest_thumbnail(VipsImage *in, int width, VipsImage **out);
 
-/* Scales by `scale` (< 1 shrinks) with libvips' default kernel. */
-int ingest_resize(VipsImage *in, double scale, VipsImage **out);
-
 /* Baseline JPEG in memory without metadata; free *data with g_free. */
 int ingest_jpeg_save(VipsImage *in, int quality, void **data, size_t *length);
-
-/* A region of a one-band image, turned by `angle` degrees and scaled by `scale` with bicubic
- * interpolation; uncovered corners are white so they read as quiet zone. With smooth > 1 the
- * result is averaged over `smooth` rows (a vertical box filter). */
-int ingest_region(VipsImage *in, int left, int top, int width, int height,
-                  double angle, double scale, int smooth, VipsImage **out);
 
 /* A thumbnail `width` pixels wide straight from encoded bytes, upright per the EXIF orientation:
  * libvips shrinks while loading (JPEG) and fails on any decode error. Lazy: the bytes must

@@ -1,0 +1,31 @@
+#ifndef INGEST_CIMAGEOPS_H
+#define INGEST_CIMAGEOPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The size of the image ingest_sample_region makes of a box_width × box_height region. */
+void ingest_region_size(int box_width, int box_height, double angle, double scale, int *width, int *height);
+
+/* Samples the box (box_x, box_y, box_width, box_height) of an 8-bit grey image (rows of
+ * src_width bytes) turned by `angle` degrees (clockwise, y pointing down: a gradient at angle θ
+ * from +x becomes horizontal when turned by −θ) and scaled by `scale`, with Catmull-Rom
+ * interpolation, into `out` (width × height from ingest_region_size). Points outside the box are
+ * white. With smooth_rows > 1 every output row is then the mean of smooth_rows rows centred on it,
+ * the edges repeated: along upright bars this removes noise and JPEG blocking but keeps the edges.
+ * Returns 0, or -1 when the box does not lie inside the image or the output is too large. */
+int ingest_sample_region(const uint8_t *src, int src_width, int src_height,
+                         int box_x, int box_y, int box_width, int box_height,
+                         double angle, double scale, int smooth_rows,
+                         uint8_t *out, int width, int height);
+
+/* One band of an 8-bit image with `bands` interleaved bands (rows of width * bands bytes) into `out`. */
+void ingest_extract_band(const uint8_t *src, int width, int height, int bands, int band, uint8_t *out);
+
+/* Shrinks an 8-bit image with `bands` interleaved bands to out_width × out_height (neither larger
+ * than the source) by area averaging: every output pixel is the mean of the source area it covers,
+ * partly covered pixels weighted by their share. Returns 0, or -1 on bad sizes or no memory. */
+int ingest_area_shrink(const uint8_t *src, int width, int height, int bands,
+                       uint8_t *out, int out_width, int out_height);
+
+#endif

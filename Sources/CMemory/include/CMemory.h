@@ -1,0 +1,8 @@
+#ifndef INGEST_CMEMORY_H
+#define INGEST_CMEMORY_H
+
+/* Makes glibc keep freed blocks of up to 32 MB in the heap for reuse instead of returning them
+ * to the kernel at once (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD). Returns 0, or -1 if refused. */
+int ingest_keep_freed_memory(void);
+
+#endif

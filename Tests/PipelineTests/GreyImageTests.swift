@@ -1,0 +1,133 @@
+import Foundation
+@testable import Pipeline
+import XCTest
+
+/// The pixel loops behind barcode regions and thumbnails (CImageOps), on images small enough to
+/// check by hand.
+final class GreyImageTests: XCTestCase {
+    /// A `width` × `height` image whose pixel at (x, y) is `value(x, y)`.
+    private func image(_ width: Int, _ height: Int, _ value: (Int, Int) -> UInt8) -> GreyImage {
+        var pixels = [UInt8]()
+        for y in 0..<height {
+            for x in 0..<width { pixels.append(value(x, y)) }
+        }
+        return GreyImage(width: width, height: height, pixels: pixels)
+    }
+
+    private func pixel(_ image: GreyImage, _ x: Int, _ y: Int) -> Int { Int(image.pixels[y * image.width + x]) }
+
+    // MARK: region
+
+    func testRegion_noTurnNoScale_isTheCrop() throws {
+        let source = image(40, 30) { x, y in UInt8((x * 7 + y * 13) % 256) }
+        let box = PixelBox(x: 5, y: 4, width: 20, height: 10)
+        let region = try source.region(box, angle: 0, scale: 1, smoothRows: 1)
+        XCTAssertEqual([region.width, region.height], [20, 10])
+        XCTAssertEqual(region.pixels, source.cropped(to: box).pixels)
+    }
+
+    func testRegion_barsTurnedBy30Degrees_standUpright() throws {
+        // Stripes 6 px wide whose gradient points 30° from +x (towards +y): turned by −30° the
+        // gradient is horizontal, so each column of the result is one shade from top to bottom.
+        let theta = 30.0 * Double.pi / 180
+        let source = image(200, 200) { x, y in
+            let along = Double(x) * cos(theta) + Double(y) * sin(theta)
+            return Int(along / 6).isMultiple(of: 2) ? 20 : 230
+        }
+        let region = try source.region(PixelBox(x: 50, y: 50, width: 100, height: 100), angle: -30, scale: 1,
+                                       smoothRows: 1)
+        let (cx, cy) = (region.width / 2, region.height / 2)
+        var downColumn = 0, alongRow = 0
+        for step in -20...20 {
+            downColumn = max(downColumn, abs(pixel(region, cx + 1, cy + step) - pixel(region, cx + 1, cy)))
+            alongRow = max(alongRow, abs(pixel(region, cx + step, cy) - pixel(region, cx, cy)))
+        }
+        XCTAssertLessThan(downColumn, 60, "a column crosses no bar edge")
+        XCTAssertGreaterThan(alongRow, 150, "a row crosses bars")
+    }
+
+    func testRegion_turned_hasWhiteCornersAndTheBoundingSize() throws {
+        let source = image(100, 100) { _, _ in 0 }
+        let region = try source.region(PixelBox(x: 20, y: 20, width: 40, height: 40), angle: 45, scale: 2,
+                                       smoothRows: 1)
+        // 40 px turned 45° spans 40·√2 ≈ 56.6 px, twice that scaled.
+        XCTAssertEqual(region.width, 114)
+        XCTAssertEqual(region.height, 114)
+        XCTAssertEqual(pixel(region, 0, 0), 255, "outside the box is white, like a quiet zone")
+        XCTAssertEqual(pixel(region, region.width / 2, region.height / 2), 0)
+    }
+
+    func testRegion_smoothRows_averagesAlongTheColumns() throws {
+        // One black row in white: averaged over 5 rows it becomes a 5-row band at 4/5 white.
+        let source = image(10, 20) { _, y in y == 10 ? 0 : 255 }
+        let region = try source.region(PixelBox(x: 0, y: 0, width: 10, height: 20), angle: 0, scale: 1, smoothRows: 5)
+        XCTAssertEqual((6...14).map { pixel(region, 3, $0) }, [255, 255, 204, 204, 204, 204, 204, 255, 255])
+    }
+
+    func testRegion_boxOutsideTheImage_isClampedOrRefused() throws {
+        let source = image(20, 20) { _, _ in 100 }
+        XCTAssertEqual(try source.region(PixelBox(x: 15, y: 15, width: 10, height: 10), angle: 0, scale: 1,
+                                         smoothRows: 1).width, 5)
+        XCTAssertThrowsError(try source.region(PixelBox(x: 30, y: 30, width: 10, height: 10), angle: 0, scale: 1,
+                                               smoothRows: 1))
+    }
+
+    // MARK: shrinking
+
+    func testShrunk_flatImage_staysFlat() {
+        for value in [0, 1, 127, 254, 255] as [UInt8] {
+            let shrunk = image(1008, 756) { _, _ in value }.shrunk(toLongEdge: 400)
+            XCTAssertEqual([shrunk.width, shrunk.height], [400, 300])
+            XCTAssertEqual(Set(shrunk.pixels), [value])
+        }
+    }
+
+    func testShrunk_byAThirdOfAPixel_weighsPartlyCoveredPixels() {
+        // 7×5 → 3×2: each output pixel covers 7/3 columns and 5/2 rows (checked by hand).
+        let source = image(7, 5) { x, y in UInt8(x * 7 + y * 49) }
+        let result = source.pixels.withUnsafeBytes {
+            PixelData(width: 7, height: 5, bands: 1, bytes: $0).shrunk(toWidth: 3, height: 2)
+        }
+        XCTAssertEqual(result, [44, 60, 76, 162, 178, 194])
+    }
+
+    func testShrunk_rgb_keepsTheBandsApart() {
+        // Red 200, green 100, blue 50 everywhere.
+        let rgb = [UInt8](repeating: 0, count: 64 * 48 * 3).enumerated().map { [200, 100, 50][$0.offset % 3] as UInt8 }
+        let shrunk = rgb.withUnsafeBytes { PixelData(width: 64, height: 48, bands: 3, bytes: $0).shrunk(toWidth: 25, height: 19) }
+        XCTAssertEqual(shrunk.count, 25 * 19 * 3)
+        XCTAssertEqual(Array(shrunk.prefix(6)), [200, 100, 50, 200, 100, 50])
+        XCTAssertEqual(Array(shrunk.suffix(3)), [200, 100, 50])
+    }
+
+    func testShrunk_smallerThanTheEdge_isUnchanged() {
+        let source = image(30, 20) { x, _ in UInt8(x) }
+        XCTAssertEqual(source.shrunk(toLongEdge: 1024).pixels, source.pixels)
+    }
+
+    func testGreyBand_ofRGB_isGreen() {
+        let rgb: [UInt8] = [10, 20, 30, 40, 50, 60]
+        let grey = rgb.withUnsafeBytes { PixelData(width: 2, height: 1, bands: 3, bytes: $0).greyBand() }
+        XCTAssertEqual(grey.pixels, [20, 50])
+    }
+
+    // MARK: lightness
+
+    func testLightness_halfInk_isAboutAHalf() {
+        let bars = image(60, 40) { x, _ in (x / 3).isMultiple(of: 2) ? 10 : 240 }
+        XCTAssertEqual(bars.lightness(of: PixelBox(x: 0, y: 0, width: 60, height: 40)), 0.5, accuracy: 0.05)
+    }
+
+    func testLightness_linesOfTextOnWhite_isAboveTheLimit() {
+        // Three lines of "letters" (2-px strokes every 5 px) across a 60×40 patch: 12 % ink.
+        let text = image(60, 40) { x, y in [8, 9, 20, 21, 32, 33].contains(y) && x % 5 < 3 ? 0 : 250 }
+        XCTAssertGreaterThan(text.lightness(of: PixelBox(x: 0, y: 0, width: 60, height: 40)),
+                             BarcodeReader.maximumLightness)
+    }
+
+    func testLightness_fewMarksOrNone_isOne() {
+        let sparse = image(60, 40) { x, y in y == 20 && x % 4 == 0 ? 0 : 250 }
+        XCTAssertEqual(sparse.lightness(of: PixelBox(x: 0, y: 0, width: 60, height: 40)), 1)
+        XCTAssertEqual(image(10, 10) { _, _ in 77 }.lightness(of: PixelBox(x: 0, y: 0, width: 10, height: 10)), 1)
+    }
+}
