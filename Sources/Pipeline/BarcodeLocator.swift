@@ -47,10 +47,13 @@ struct BarcodeLocator {
 
     /// Candidate regions in `image`, strongest first.
     func candidates(in image: GreyImage) -> [BarcodeCandidate] {
-        let cell = Self.cellSize(width: image.width, height: image.height)
-        let columns = image.width / cell, rows = image.height / cell
-        guard columns >= 2, rows >= 2 else { return [] }
-        let tensors = Self.cellTensors(image, cell: cell, columns: columns, rows: rows)
+        CellGrid(image).map(candidates(in:)) ?? []
+    }
+
+    /// Candidate regions in an image's cells, strongest first: the cells are measured once and may
+    /// be searched by several locators.
+    func candidates(in grid: CellGrid) -> [BarcodeCandidate] {
+        let (cell, columns, rows, tensors) = (grid.cell, grid.columns, grid.rows, grid.tensors)
         let marked = tensors.map { $0.energy(cell: cell) >= minimumEnergy && $0.imbalance <= maximumImbalance }
         var seen = [Bool](repeating: false, count: marked.count)
         var found: [BarcodeCandidate] = []
@@ -85,15 +88,94 @@ struct BarcodeLocator {
             // turning the region by −θ makes the gradient horizontal and the bars vertical.
             let angle = isLinear ? -0.5 * atan2(2 * sum.xy, sum.xx - sum.yy) * 180 / .pi : 0
             found.append(BarcodeCandidate(
-                box: Self.box(of: region, cell: cell, columns: columns, image: image),
+                box: Self.box(of: region, cell: cell, columns: columns, width: grid.width, height: grid.height),
                 angle: angle, isLinear: isLinear, strength: sum.energy(cell: cell) / Double(region.count)))
         }
-        return Array(found.sorted { $0.strength > $1.strength }.prefix(maximumCandidates))
+        return Array((Self.joined(found, gap: 2 * cell) + found).sorted { $0.strength > $1.strength }
+            .prefix(maximumCandidates))
+    }
+
+    /// Two linear regions with the same bar direction side by side are often one code whose cells
+    /// in between were too faint or too unbalanced (the centre guard of an EAN, a glare spot): each
+    /// half alone does not read, so the two together are a candidate of their own.
+    static func joined(_ candidates: [BarcodeCandidate], gap: Int) -> [BarcodeCandidate] {
+        var joined: [BarcodeCandidate] = []
+        let linear = candidates.filter(\.isLinear)
+        for (i, a) in linear.enumerated() {
+            for b in linear[(i + 1)...] {
+                let turn = abs(a.angle - b.angle).truncatingRemainder(dividingBy: 180)
+                guard min(turn, 180 - turn) <= 8,
+                      a.box.x <= b.box.x + b.box.width + gap, b.box.x <= a.box.x + a.box.width + gap,
+                      a.box.y <= b.box.y + b.box.height + gap, b.box.y <= a.box.y + a.box.height + gap else { continue }
+                let left = min(a.box.x, b.box.x), top = min(a.box.y, b.box.y)
+                let right = max(a.box.x + a.box.width, b.box.x + b.box.width)
+                let bottom = max(a.box.y + a.box.height, b.box.y + b.box.height)
+                joined.append(BarcodeCandidate(
+                    box: PixelBox(x: left, y: top, width: right - left, height: bottom - top),
+                    angle: a.strength >= b.strength ? a.angle : b.angle, isLinear: true,
+                    strength: max(a.strength, b.strength)))
+            }
+        }
+        return joined
+    }
+
+    private static func flood(from start: Int, marked: [Bool], seen: inout [Bool], columns: Int, rows: Int) -> [Int] {
+        var stack = [start], region: [Int] = []
+        seen[start] = true
+        while let index = stack.popLast() {
+            region.append(index)
+            let column = index % columns, row = index / columns
+            for dy in -1...1 {
+                for dx in -1...1 where dx != 0 || dy != 0 {
+                    let c = column + dx, r = row + dy
+                    guard c >= 0, c < columns, r >= 0, r < rows else { continue }
+                    let next = r * columns + c
+                    if marked[next] && !seen[next] {
+                        seen[next] = true
+                        stack.append(next)
+                    }
+                }
+            }
+        }
+        return region
+    }
+
+    /// The region's bounding box with a margin of two cells or 15 %, whichever is larger, inside the image.
+    private static func box(of region: [Int], cell: Int, columns: Int, width: Int, height: Int) -> PixelBox {
+        let xs = region.map { $0 % columns }, ys = region.map { $0 / columns }
+        let left = xs.min()! * cell, right = (xs.max()! + 1) * cell
+        let top = ys.min()! * cell, bottom = (ys.max()! + 1) * cell
+        let margin = max(2 * cell, Int(Double(max(right - left, bottom - top)) * 0.15))
+        let x0 = max(0, left - margin), y0 = max(0, top - margin)
+        let x1 = min(width, right + margin), y1 = min(height, bottom + margin)
+        return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+/// An image cut into cells of about 1/128 of its long edge (at least 8 px), with each cell's
+/// gradient tensor.
+struct CellGrid {
+    let cell: Int
+    let columns: Int
+    let rows: Int
+    let width: Int
+    let height: Int
+    fileprivate let tensors: [Tensor]
+
+    /// Nil for an image too small for two cells each way.
+    init?(_ image: GreyImage) {
+        cell = BarcodeLocator.cellSize(width: image.width, height: image.height)
+        columns = image.width / cell
+        rows = image.height / cell
+        guard columns >= 2, rows >= 2 else { return nil }
+        width = image.width
+        height = image.height
+        tensors = Self.cellTensors(image, cell: cell, columns: columns, rows: rows)
     }
 
     /// Sums of gx², gy² and gx·gy (and of the signed and absolute gradients) per cell. Integer sums
     /// per cell row, exact and several times faster than adding doubles pixel by pixel.
-    private static func cellTensors(_ image: GreyImage, cell: Int, columns: Int, rows: Int) -> [Tensor] {
+    fileprivate static func cellTensors(_ image: GreyImage, cell: Int, columns: Int, rows: Int) -> [Tensor] {
         var tensors = [Tensor](repeating: Tensor(), count: columns * rows)
         let width = image.width
         let lastRow = min(rows * cell, image.height - 1), lastColumn = min(columns * cell, width - 1)
@@ -136,38 +218,6 @@ struct BarcodeLocator {
             }
         }
         return tensors
-    }
-
-    private static func flood(from start: Int, marked: [Bool], seen: inout [Bool], columns: Int, rows: Int) -> [Int] {
-        var stack = [start], region: [Int] = []
-        seen[start] = true
-        while let index = stack.popLast() {
-            region.append(index)
-            let column = index % columns, row = index / columns
-            for dy in -1...1 {
-                for dx in -1...1 where dx != 0 || dy != 0 {
-                    let c = column + dx, r = row + dy
-                    guard c >= 0, c < columns, r >= 0, r < rows else { continue }
-                    let next = r * columns + c
-                    if marked[next] && !seen[next] {
-                        seen[next] = true
-                        stack.append(next)
-                    }
-                }
-            }
-        }
-        return region
-    }
-
-    /// The region's bounding box with a margin of two cells or 15 %, whichever is larger, inside the image.
-    private static func box(of region: [Int], cell: Int, columns: Int, image: GreyImage) -> PixelBox {
-        let xs = region.map { $0 % columns }, ys = region.map { $0 / columns }
-        let left = xs.min()! * cell, right = (xs.max()! + 1) * cell
-        let top = ys.min()! * cell, bottom = (ys.max()! + 1) * cell
-        let margin = max(2 * cell, Int(Double(max(right - left, bottom - top)) * 0.15))
-        let x0 = max(0, left - margin), y0 = max(0, top - margin)
-        let x1 = min(image.width, right + margin), y1 = min(image.height, bottom + margin)
-        return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
 

@@ -1,0 +1,33 @@
+@testable import Pipeline
+import XCTest
+
+final class BarcodeLocatorTests: XCTestCase {
+    private func linear(_ x: Int, _ y: Int, angle: Double = 2, strength: Double = 1) -> BarcodeCandidate {
+        BarcodeCandidate(box: PixelBox(x: x, y: y, width: 40, height: 60), angle: angle, isLinear: true, strength: strength)
+    }
+
+    func testJoined_halvesSideBySideWithTheSameBars_becomeOneCandidate() {
+        let joined = BarcodeLocator.joined([linear(100, 50, strength: 2), linear(150, 55, angle: -3)], gap: 16)
+        XCTAssertEqual(joined, [BarcodeCandidate(box: PixelBox(x: 100, y: 50, width: 90, height: 65), angle: 2,
+                                                 isLinear: true, strength: 2)])
+    }
+
+    func testJoined_barsAtAnAngleOrFarApartOr2D_stayApart() {
+        XCTAssertEqual(BarcodeLocator.joined([linear(100, 50), linear(150, 50, angle: 30)], gap: 16), [])
+        XCTAssertEqual(BarcodeLocator.joined([linear(100, 50), linear(200, 50)], gap: 16), [])
+        var square = linear(150, 50)
+        square.isLinear = false
+        XCTAssertEqual(BarcodeLocator.joined([linear(100, 50), square], gap: 16), [])
+    }
+
+    func testJoined_anglesEitherSideOf90_areTheSameBars() {
+        XCTAssertEqual(BarcodeLocator.joined([linear(100, 50, angle: 89), linear(150, 50, angle: -89)], gap: 16).count, 1)
+    }
+
+    func testCovers_sameRegionFoundAgain_butNotALargerOne() {
+        let tried = PixelBox(x: 100, y: 100, width: 100, height: 100)
+        XCTAssertTrue(tried.covers(PixelBox(x: 110, y: 105, width: 90, height: 90)))
+        XCTAssertFalse(tried.covers(PixelBox(x: 90, y: 90, width: 300, height: 120)), "a whole code around a tried half")
+        XCTAssertFalse(tried.covers(PixelBox(x: 300, y: 100, width: 50, height: 50)))
+    }
+}
