@@ -2,7 +2,7 @@
 """Speed and recall of `ingest run` against the reference pipelines, side by side in one run.
 
     bench/bench.py [--sets 40] [--seed 11] [--width 4032] [--height 3024] [--workers 2]
-                   [--work DIR] [--shell] [--skip-build]
+                   [--runs 3] [--work DIR] [--shell] [--skip-build]
 
 Generates (once, cached in the work folder) a corpus with ../shared/corpus/gen_corpus.py, builds
 `ingest` in release mode, then on the same photos, page cache warm, runs:
@@ -12,8 +12,9 @@ Generates (once, cached in the work folder) a corpus with ../shared/corpus/gen_c
     shell baseline   ../shared/bench/baseline_shell.sh with JOBS=N (only with --shell: slow)
     vipsthumbnail    vipsthumbnail -s 400x over all photos, one process: the floor, thumbnails only
 
-and prints seconds, photos/s, ingest's speed-up over each, barcode recall, grouping accuracy and
-peak RSS (from /usr/bin/time). Needs the pip packages of gen_corpus.py plus pyvips and pyzbar,
+each pipeline --runs times, taking turns (so a slow spell of the machine hits all of them), and
+prints the median seconds (with the range), photos/s, ingest's speed-up over each, barcode recall,
+grouping accuracy and peak RSS (from /usr/bin/time). Needs the pip packages of gen_corpus.py plus pyvips and pyzbar,
 and the apt packages libvips-tools zbar-tools (and libimage-exiftool-perl sqlite3 for --shell).
 """
 import argparse
@@ -21,6 +22,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -71,6 +73,7 @@ def main():
     ap.add_argument("--width", type=int, default=4032)
     ap.add_argument("--height", type=int, default=3024)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=3, help="runs of each pipeline; the median counts")
     ap.add_argument("--work", default="/tmp/ingest-bench")
     ap.add_argument("--shell", action="store_true", help="also run the (slow) shell baseline")
     ap.add_argument("--skip-build", action="store_true")
@@ -92,51 +95,69 @@ def main():
     n = len(photos)
     sh("cat " + " ".join(f"'{p}'" for p in photos) + " > /dev/null")  # warm the page cache
 
-    results = []
-    # ingest
-    inbox = fresh_inbox(corpus, args.work, "ingest")
-    base = os.path.dirname(inbox)
-    with open(os.path.join(base, "pipeline.json"), "w") as f:
-        json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
-                   "quarantine": "quarantine", "workers": args.workers}, f)
-    seconds, rss, _ = timed([ingest, "run", "--config", os.path.join(base, "pipeline.json"), "--quiet"])
-    sh([ingest, "export", "--config", os.path.join(base, "pipeline.json"), "--csv", os.path.join(base, "captures.csv"),
-        "--quiet"])
-    results.append(("ingest", seconds, rss, score(base, expected)))
+    def run_ingest():
+        inbox = fresh_inbox(corpus, args.work, "ingest")
+        base = os.path.dirname(inbox)
+        config = os.path.join(base, "pipeline.json")
+        with open(config, "w") as f:
+            json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
+                       "quarantine": "quarantine", "workers": args.workers}, f)
+        seconds, rss, _ = timed([ingest, "run", "--config", config, "--quiet"])
+        sh([ingest, "export", "--config", config, "--csv", os.path.join(base, "captures.csv"), "--quiet"])
+        return seconds, rss, score(base, expected)
 
-    # Python baseline
-    inbox = fresh_inbox(corpus, args.work, "python")
-    out = os.path.join(os.path.dirname(inbox), "out")
-    os.makedirs(out)
-    seconds, rss, _ = timed([sys.executable, os.path.join(SHARED, "bench", "baseline_python.py"), inbox, out,
-                             "--workers", str(args.workers)])
-    results.append(("python baseline", seconds, rss, score(out, expected)))
+    def run_python():
+        inbox = fresh_inbox(corpus, args.work, "python")
+        out = os.path.join(os.path.dirname(inbox), "out")
+        os.makedirs(out)
+        seconds, rss, _ = timed([sys.executable, os.path.join(SHARED, "bench", "baseline_python.py"), inbox, out,
+                                 "--workers", str(args.workers)])
+        return seconds, rss, score(out, expected)
 
-    if args.shell:
+    def run_shell():
         inbox = fresh_inbox(corpus, args.work, "shell")
         out = os.path.join(os.path.dirname(inbox), "out")
         seconds, rss, _ = timed([os.path.join(SHARED, "bench", "baseline_shell.sh"), inbox, out],
                                 env=dict(os.environ, JOBS=str(args.workers)))
-        results.append(("shell baseline", seconds, rss, score(out, expected)))
+        return seconds, rss, score(out, expected)
 
-    # the floor: thumbnails only, one vipsthumbnail process
-    thumbs = os.path.join(args.work, "vipsthumbnail")
-    shutil.rmtree(thumbs, ignore_errors=True)
-    os.makedirs(thumbs)
-    seconds, rss, _ = timed(["vipsthumbnail", "-s", "400x", "-o", os.path.join(thumbs, "%s.jpg")] + photos)
-    results.append(("vipsthumbnail floor", seconds, rss, None))
+    def run_vipsthumbnail():
+        # the floor: thumbnails only, one vipsthumbnail process
+        thumbs = os.path.join(args.work, "vipsthumbnail")
+        shutil.rmtree(thumbs, ignore_errors=True)
+        os.makedirs(thumbs)
+        seconds, rss, _ = timed(["vipsthumbnail", "-s", "400x", "-o", os.path.join(thumbs, "%s.jpg")] + photos)
+        return seconds, rss, None
+
+    pipelines = [("ingest", run_ingest), ("python baseline", run_python)]
+    if args.shell:
+        pipelines.append(("shell baseline", run_shell))
+    pipelines.append(("vipsthumbnail floor", run_vipsthumbnail))
+    load_before = os.getloadavg()
+    runs = {name: [] for name, _ in pipelines}
+    for turn in range(args.runs):
+        for name, run in pipelines:
+            runs[name].append(run())
+            print(f"run {turn + 1}/{args.runs} {name}: {runs[name][-1][0]:.1f} s", file=sys.stderr)
+    load_after = os.getloadavg()
+    results = []
+    for name, _ in pipelines:
+        times = sorted(r[0] for r in runs[name])
+        results.append((name, statistics.median(times), (times[0], times[-1]), max(r[1] for r in runs[name]),
+                        runs[name][-1][2]))
 
     mine = results[0][1]
     print(f"\n{n} photos of {args.width}x{args.height}, {args.sets} sets (seed {args.seed}), "
-          f"{args.workers} workers, {os.cpu_count()} cores, page cache warm\n")
-    print(f"{'pipeline':<20} {'seconds':>8} {'photos/s':>9} {'ingest is':>10} {'recall':>7} {'grouping':>9} "
-          f"{'wrong':>6} {'peak RSS':>9}")
-    for name, seconds, rss, s in results:
+          f"{args.workers} workers, {os.cpu_count()} cores, page cache warm, median of {args.runs} runs each; "
+          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after\n")
+    print(f"{'pipeline':<20} {'seconds':>8} {'(range)':>13} {'photos/s':>9} {'ingest is':>10} {'recall':>7} "
+          f"{'grouping':>9} {'wrong':>6} {'peak RSS':>9}")
+    for name, seconds, (low, high), rss, s in results:
         ratio = "—" if name == "ingest" else f"{seconds / mine:.1f}x"
         recall, grouping, wrong = (s["recall"], s["grouping"], s["wrong"]) if s else ("—", "—", "—")
-        print(f"{name:<20} {seconds:>8.1f} {n / seconds:>9.1f} {ratio:>10} {recall:>7} {grouping:>9} {wrong:>6} "
-              f"{rss:>7.0f}MB")
-    print("\n'ingest is' = that pipeline's seconds / ingest's seconds (above 1: ingest is faster).")
+        print(f"{name:<20} {seconds:>8.1f} {f'({low:.1f}–{high:.1f})':>13} {n / seconds:>9.1f} {ratio:>10} "
+              f"{recall:>7} {grouping:>9} {wrong:>6} {rss:>7.0f}MB")
+    print("\n'ingest is' = that pipeline's median seconds / ingest's (above 1: ingest is faster).")
 
 
 if __name__ == "__main__":
