@@ -11,7 +11,8 @@ void ingest_region_size(int box_width, int box_height, double angle, double scal
     *height = (int)ceil(scale * (box_width * s + box_height * c) - 1e-9);
 }
 
-enum { FRACTIONS = 64, WEIGHT_ONE = 256 };
+/* Sample positions and bilinear weights in 1/64 of a pixel. */
+enum { FRACTIONS = 64 };
 
 static inline int clamp_int(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 

@@ -9,7 +9,7 @@ void ingest_region_size(int box_width, int box_height, double angle, double scal
 
 /* Samples the box (box_x, box_y, box_width, box_height) of an 8-bit grey image (rows of
  * src_width bytes) turned by `angle` degrees (clockwise, y pointing down: a gradient at angle θ
- * from +x becomes horizontal when turned by −θ) and scaled by `scale`, with Catmull-Rom
+ * from +x becomes horizontal when turned by −θ) and scaled by `scale`, with bilinear
  * interpolation, into `out` (width × height from ingest_region_size). Points outside the box are
  * white. With smooth_rows > 1 every output row is then the mean of smooth_rows rows centred on it,
  * the edges repeated: along upright bars this removes noise and JPEG blocking but keeps the edges.
