@@ -649,8 +649,8 @@ def generate(args):
 
 
 # ---------------------------------------------------------------- readers
-def run_ingest(args, inbox, work):
-    """`ingest run` + `ingest export` on a hard-linked copy of the inbox.
+def run_ingest(args, inbox, work, binary):
+    """`binary run` + `binary export` on a hard-linked copy of the inbox.
     Returns (seconds, {set: {(text, gtin13)}}, the lines of the run summary)."""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
@@ -661,19 +661,20 @@ def run_ingest(args, inbox, work):
                    "quarantine": "quarantine", "workers": args.workers}, f, indent=1)
     captures = os.path.join(work, "captures.csv")
     start = time.monotonic()
-    run = subprocess.run([args.ingest, "run", "--config", config], capture_output=True, text=True)
+    run = subprocess.run([binary, "run", "--config", config], capture_output=True, text=True)
     if run.returncode not in (0, 1):
         sys.exit(f"ingest run exited {run.returncode}:\n{run.stderr[-3000:]}")
-    subprocess.run([args.ingest, "export", "--config", config, "--csv", captures], check=True, capture_output=True)
+    subprocess.run([binary, "export", "--config", config, "--csv", captures], check=True, capture_output=True)
     seconds = time.monotonic() - start
     reads = defaultdict(set)
     with open(captures, newline="") as f:
         for capture in csv.DictReader(f):
             if capture.get("barcode"):
                 reads[capture["set_name"]].add((capture["barcode"], capture.get("gtin13") or None))
-    # every hit of every photo, not only the one a capture keeps
+    # every hit of every photo, not only the one a capture keeps (an early build may not record them)
     with sqlite3.connect(f"file:{os.path.join(work, 'library', 'catalog.sqlite')}?mode=ro", uri=True) as db:
-        for set_name, text, gtin in db.execute(
+        has_hits = db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'barcode_hit'").fetchone()[0]
+        for set_name, text, gtin in [] if not has_hits else db.execute(
                 "SELECT c.set_name, h.text, h.gtin13 FROM barcode_hit h JOIN photo p ON p.id = h.photo_id "
                 "JOIN capture c ON c.id = p.capture_id"):
             reads[set_name].add((text, gtin))
@@ -727,7 +728,7 @@ def score(truth, reads):
             for name, e in truth["sets"].items()}
 
 
-LABEL = {"ingest": "ingest", "zbar": "ZBar alone", "pyzbar": "pyzbar"}
+LABEL = {"ingest": "ingest", "zbar": "ZBar alone", "pyzbar": "pyzbar", "before": "ingest before"}
 
 
 def pct(hits, n):
@@ -759,6 +760,8 @@ def header_section(args, sets, results, seconds, notes):
                  f"{args.workers} at once")
     if "pyzbar" in results:
         lines.append(f"- pyzbar: `decode(Image.open(PHOTO).convert('L'), symbols=<the five>)`, {args.workers} processes")
+    if "before" in results:
+        lines.append(f"- ingest before: `{args.before}`, {args.before_label or 'an earlier build'}; read the same way")
     return lines + ["", "A read is correct when its text or GTIN-13 is the code's value or GTIN-13; any other read "
                     "is *wrong* (wrong columns count photos). *ingest only* / *ZBar only*: photos one of the two "
                     "read correctly and the other did not."]
@@ -877,6 +880,8 @@ def main():
     ap.add_argument("--only", help="comma-separated perturbations to make (and 'nobarcode'), for a quick look")
     ap.add_argument("--reuse", action="store_true", help="keep OUT if it was generated with the same seed and counts")
     ap.add_argument("--no-pyzbar", dest="pyzbar", action="store_false")
+    ap.add_argument("--before", help="an earlier ingest binary, read as a fourth pipeline ('ingest before')")
+    ap.add_argument("--before-label", default="", help="what the earlier binary is, for the report")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
     if not os.access(args.ingest, os.X_OK):
@@ -906,11 +911,16 @@ def main():
     print(f"{len(truth['sets'])} photos in {args.out}/inbox ({seconds['generate']:.0f} s)", file=sys.stderr)
 
     inbox = os.path.join(args.out, "inbox")
-    seconds["ingest"], ingest_reads, summary = run_ingest(args, inbox, os.path.join(args.out, "run-ingest"))
+    seconds["ingest"], ingest_reads, summary = run_ingest(args, inbox, os.path.join(args.out, "run-ingest"), args.ingest)
     print(f"ingest: {seconds['ingest']:.1f} s", file=sys.stderr)
+    if args.before:
+        seconds["before"], before_reads, _ = run_ingest(args, inbox, os.path.join(args.out, "run-before"), args.before)
+        print(f"ingest before: {seconds['before']:.1f} s", file=sys.stderr)
     seconds["zbar"], zbar_reads = run_per_photo(zbar_read, truth, inbox, args.workers, ThreadPoolExecutor)
     print(f"zbar: {seconds['zbar']:.1f} s", file=sys.stderr)
     raw = {"ingest": ingest_reads, "zbar": zbar_reads}
+    if args.before:
+        raw["before"] = before_reads
     if args.pyzbar:
         seconds["pyzbar"], raw["pyzbar"] = run_per_photo(pyzbar_read, truth, inbox, args.workers, ProcessPoolExecutor)
         print(f"pyzbar: {seconds['pyzbar']:.1f} s", file=sys.stderr)
