@@ -16,7 +16,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
-        // C libraries, each behind one Swift file in Pipeline.
+        // C libraries, each called from Imaging only.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
@@ -32,10 +32,16 @@ let package = Package(
         // glibc's malloc tuning (mallopt), which Swift's Glibc module does not import.
         .target(name: "CMemory"),
 
+        // Every call into the C libraries, behind Swift types: no C pointer leaves this target.
+        .target(
+            name: "Imaging",
+            dependencies: ["Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CExif", "CCrypto"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
         .target(
             name: "Pipeline",
             dependencies: [
-                "Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CExif", "CCrypto",
+                "Catalog", "Imaging",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The pixel loops (quality metrics, barcode locator) are 20× slower unoptimised; debug
@@ -59,7 +65,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog"]),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["Catalog", .product(name: "CSV", package: "CSV.swift"), .product(name: "GRDB", package: "GRDB.swift")]

@@ -13,11 +13,11 @@ struct CaptureDescription {
         var lines = [
             "capture   \(capture.id)",
             "set       \(capture.setName)",
-            "captured  \(capture.capturedAt) (\(Self.timeSource(capture.timeSource)))",
+            "captured  \(capture.capturedAt) (\(capture.timeSource.explanation))",
             "barcode   " + (capture.barcode.map { code in
-                code + " (" + ([capture.symbology, capture.gtin13.map { "GTIN-13 \($0)" }].compactMap { $0 }.joined(separator: ", ")) + ")"
+                code + " (" + ([capture.symbology?.rawValue, capture.gtin13.map { "GTIN-13 \($0)" }].compactMap { $0 }.joined(separator: ", ")) + ")"
             } ?? "none"),
-            "quality   \(capture.rating) (\(Self.number(capture.quality)))",
+            "quality   \(capture.rating.rawValue) (\(Self.number(capture.quality)))",
         ]
         if let agentId = capture.agentId {
             var name = agent?.name ?? capture.agentName ?? agentId
@@ -41,15 +41,15 @@ struct CaptureDescription {
             "  \(photo.position + 1). \(photo.originalName)  \(photo.format) \(photo.width)×\(photo.height), "
                 + "\(ByteCountFormatter.string(fromByteCount: photo.byteSize, countStyle: .file))"
                 + (camera.isEmpty ? "" : ", \(camera)"),
-            "     taken      \(photo.takenAt) (\(Self.timeSource(photo.timeSource)))",
+            "     taken      \(photo.takenAt) (\(photo.timeSource.explanation))",
             "     original   \(path(photo.originalPath))",
             "     thumbnail  \(path(photo.thumbPath)) (\(photo.thumbWidth)×\(photo.thumbHeight))",
-            "     quality    \(photo.rating) (\(Self.number(photo.quality))): sharpness \(Self.number(photo.sharpness)), "
+            "     quality    \(photo.rating.rawValue) (\(Self.number(photo.quality))): sharpness \(Self.number(photo.sharpness)), "
                 + "contrast \(Self.number(photo.contrast)), brightness \(Self.number(photo.brightness)), "
                 + "decode \(photo.decodeConfidence.map(Self.number) ?? "-")",
         ]
         for hit in hits {
-            lines.append("     barcode    \(hit.symbology) \(hit.text)" + (hit.gtin13.map { " (GTIN-13 \($0))" } ?? "")
+            lines.append("     barcode    \(hit.symbology.rawValue) \(hit.text)" + (hit.gtin13.map { " (GTIN-13 \($0))" } ?? "")
                 + ", ZBar quality \(hit.quality), at \(hit.x),\(hit.y) \(hit.width)×\(hit.height)")
         }
         if hits.isEmpty { lines.append("     barcode    none") }
@@ -58,16 +58,6 @@ struct CaptureDescription {
 
     private func path(_ relative: String) -> String {
         (library as NSString).appendingPathComponent(relative)
-    }
-
-    /// How a time source reads: where the time came from and whether its UTC offset is known.
-    static func timeSource(_ source: String) -> String {
-        switch source {
-        case "exif": "EXIF, offset known"
-        case "exif-no-offset": "EXIF, offset unknown"
-        case "file-time": "file modification time"
-        default: source
-        }
     }
 
     private static func number(_ value: Double) -> String {

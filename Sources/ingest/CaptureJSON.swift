@@ -31,13 +31,13 @@ struct CaptureJSON: Encodable {
         id = capture.id
         setName = capture.setName
         capturedAt = capture.capturedAt
-        timeSource = capture.timeSource
+        timeSource = capture.timeSource.rawValue
         barcode = capture.barcode
-        symbology = capture.symbology
+        symbology = capture.symbology?.rawValue
         gtin13 = capture.gtin13
         photoCount = capture.photoCount
         quality = capture.quality
-        rating = capture.rating
+        rating = capture.rating.rawValue
         agentId = capture.agentId
         agentName = capture.agentName(latestIn: agents)
         agentNameAtCapture = capture.agentName
@@ -85,20 +85,20 @@ struct PhotoJSON: Encodable {
         thumbHeight = photo.thumbHeight
         sha256 = photo.sha256
         byteSize = photo.byteSize
-        format = photo.format
+        format = photo.format.rawValue
         width = photo.width
         height = photo.height
         orientation = photo.orientation
         make = photo.make
         model = photo.model
         takenAt = photo.takenAt
-        timeSource = photo.timeSource
+        timeSource = photo.timeSource.rawValue
         sharpness = photo.sharpness
         contrast = photo.contrast
         brightness = photo.brightness
         decodeConfidence = photo.decodeConfidence
         quality = photo.quality
-        rating = photo.rating
+        rating = photo.rating.rawValue
         barcodes = hits.map(BarcodeJSON.init)
     }
 }
@@ -115,7 +115,7 @@ struct BarcodeJSON: Encodable {
     var height: Int
 
     init(_ hit: BarcodeHit) {
-        symbology = hit.symbology
+        symbology = hit.symbology.rawValue
         text = hit.text
         gtin13 = hit.gtin13
         quality = hit.quality

@@ -19,7 +19,7 @@ struct CaptureTable {
                 Self.cut(capture.setName),
                 capture.barcode ?? "-",
                 String(capture.photoCount),
-                capture.rating,
+                capture.rating.rawValue,
                 Self.cut(capture.agentName(latestIn: agents) ?? "-"),
             ]
         }

@@ -10,8 +10,6 @@ extension Ingest {
             discussion: "Filters combine; --json prints one JSON array with the fields described in README.md."
         )
 
-        static let ratings = ["Excellent", "Good", "Fair", "Poor"]
-
         @OptionGroup var options: CommonOptions
 
         @Option(help: "Only captures with this barcode or GTIN-13.")
@@ -30,7 +28,7 @@ extension Ingest {
         var until: TimeBound?
 
         @Option(help: "Only captures with this rating: Excellent, Good, Fair or Poor.")
-        var rating: String?
+        var rating: Rating?
 
         @Option(name: .customLong("set"), help: "Only captures of this set (inbox folder name).")
         var setName: String?
@@ -40,20 +38,12 @@ extension Ingest {
 
         func validate() throws {
             if barcode != nil && noBarcode { throw ValidationError("--barcode and --no-barcode exclude each other.") }
-            if rating != nil && ratingName == nil {
-                throw ValidationError("--rating must be one of \(Self.ratings.joined(separator: ", ")).")
-            }
-        }
-
-        /// The rating as the catalogue spells it, whatever case was typed.
-        private var ratingName: String? {
-            rating.flatMap { typed in Self.ratings.first { $0.lowercased() == typed.lowercased() } }
         }
 
         func run() throws {
             let (_, _, catalogue) = try options.openCatalogue()
             let filter = CaptureFilter(barcode: barcode, setName: setName, since: since?.seconds, until: until?.untilSeconds,
-                                       noBarcode: noBarcode, rating: ratingName, agent: agent)
+                                       noBarcode: noBarcode, rating: rating, agent: agent)
             let captures = try catalogue.captures(matching: filter)
             let agents = try catalogue.agents()
             if json {

@@ -75,14 +75,40 @@ final class CatalogueCommitTests: XCTestCase {
         XCTAssertEqual(try countRows(), [0, 0, 0])
     }
 
-    func testCommit_ratingOutsideScale_failsCheckConstraint() throws {
+    func testCommit_qualityOutsideScale_failsCheckConstraint() throws {
         var set = makeSet(captureId: "c1", firstSeed: 1)
-        set.captures[0].rating = "Great"
+        set.captures[0].quality = 1.5
 
         XCTAssertThrowsError(try catalogue.commit(set)) { error in
             XCTAssertTrue("\(error)".contains("CHECK"), "\(error)")
         }
         XCTAssertEqual(try countRows(), [0, 0, 0])
+    }
+
+    func testRatingColumn_textOutsideTheVocabulary_failsCheckConstraint() throws {
+        try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
+
+        XCTAssertThrowsError(try catalogue.writer.write { db in
+            try db.execute(sql: "UPDATE capture SET rating = 'Great' WHERE id = 'c1'")
+        }) { error in
+            XCTAssertTrue("\(error)".contains("CHECK"), "\(error)")
+        }
+    }
+
+    func testCommit_vocabulary_isStoredAsItsText() throws {
+        try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
+
+        let row = try XCTUnwrap(try catalogue.writer.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT capture.symbology, capture.time_source, capture.rating, photo.format, barcode_hit.symbology AS hit
+                FROM capture JOIN photo ON photo.capture_id = capture.id JOIN barcode_hit ON barcode_hit.photo_id = photo.id
+                """)
+        })
+        XCTAssertEqual(row["symbology"] as String?, "EAN-13")
+        XCTAssertEqual(row["time_source"] as String?, "exif")
+        XCTAssertEqual(row["rating"] as String?, "Good")
+        XCTAssertEqual(row["format"] as String?, "jpeg")
+        XCTAssertEqual(row["hit"] as String?, "EAN-13")
     }
 
     func testDeleteCapture_cascadesToPhotosAndHits() throws {

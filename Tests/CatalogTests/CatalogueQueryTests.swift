@@ -81,13 +81,13 @@ final class CatalogueQueryTests: XCTestCase {
 
     func testCapturesMatching_setNameAndRating_combineWithAnd() throws {
         try commit([
-            makeCapture(id: "a-good", setName: "a", capturedUTC: 100, rating: "Good"),
-            makeCapture(id: "a-poor", setName: "a", capturedUTC: 200, quality: 0.1, rating: "Poor"),
-            makeCapture(id: "b-good", setName: "b", capturedUTC: 300, rating: "Good"),
+            makeCapture(id: "a-good", setName: "a", capturedUTC: 100, rating: .good),
+            makeCapture(id: "a-poor", setName: "a", capturedUTC: 200, quality: 0.1, rating: .poor),
+            makeCapture(id: "b-good", setName: "b", capturedUTC: 300, rating: .good),
         ])
         XCTAssertEqual(try ids(CaptureFilter(setName: "a")), ["a-poor", "a-good"])
-        XCTAssertEqual(try ids(CaptureFilter(rating: "Good")), ["b-good", "a-good"])
-        XCTAssertEqual(try ids(CaptureFilter(setName: "a", rating: "Good")), ["a-good"])
+        XCTAssertEqual(try ids(CaptureFilter(rating: .good)), ["b-good", "a-good"])
+        XCTAssertEqual(try ids(CaptureFilter(setName: "a", rating: .good)), ["a-good"])
     }
 
     func testCaptureIdPrefix_uniquePrefix_returnsThatCapture() throws {

@@ -21,9 +21,9 @@ func makeHash(_ seed: Int) -> String {
 /// A capture with one photo, taken at `capturedUTC`.
 func makeCapture(id: String, setName: String = "shelf-1", barcode: String? = "4006381333931",
                  gtin13: String? = "4006381333931", capturedUTC: Double = 1_700_000_000,
-                 photoCount: Int = 1, quality: Double = 0.8, rating: String = "Good") -> Capture {
-    Capture(id: id, runId: nil, setName: setName, barcode: barcode, symbology: barcode == nil ? nil : "EAN-13",
-            gtin13: gtin13, capturedAt: "2023-11-14T22:13:20Z", capturedUTC: capturedUTC, timeSource: "exif",
+                 photoCount: Int = 1, quality: Double = 0.8, rating: Rating = .good) -> Capture {
+    Capture(id: id, runId: nil, setName: setName, barcode: barcode, symbology: barcode == nil ? nil : .ean13,
+            gtin13: gtin13, capturedAt: "2023-11-14T22:13:20Z", capturedUTC: capturedUTC, timeSource: .exif,
             photoCount: photoCount, quality: quality, rating: rating, createdAt: "2024-01-01T00:00:00Z")
 }
 
@@ -32,15 +32,15 @@ func makePhoto(id: String, captureId: String, position: Int = 0, seed: Int,
                originalName: String? = nil) -> Photo {
     Photo(id: id, captureId: captureId, position: position, originalName: originalName ?? "\(id).jpg",
           sourcePath: "\(id).jpg", originalPath: "originals/\(id).jpg", thumbPath: "thumbs/\(id).jpg",
-          thumbWidth: 320, thumbHeight: 240, sha256: makeHash(seed), byteSize: 123_456, format: "jpeg",
+          thumbWidth: 320, thumbHeight: 240, sha256: makeHash(seed), byteSize: 123_456, format: .jpeg,
           width: 4000, height: 3000, orientation: 1, make: "Canon", model: nil,
-          takenAt: "2023-11-14T22:13:20+01:00", takenUTC: 1_700_000_000 + Double(position), timeSource: "exif",
-          sharpness: 0.7, contrast: 0.5, brightness: 0.4, decodeConfidence: nil, quality: 0.75, rating: "Good")
+          takenAt: "2023-11-14T22:13:20+01:00", takenUTC: 1_700_000_000 + Double(position), timeSource: .exif,
+          sharpness: 0.7, contrast: 0.5, brightness: 0.4, decodeConfidence: nil, quality: 0.75, rating: .good)
 }
 
 /// A barcode hit on `photoId`.
 func makeHit(photoId: String, text: String = "4006381333931") -> BarcodeHit {
-    BarcodeHit(photoId: photoId, symbology: "EAN-13", text: text, gtin13: text.count == 13 ? text : nil,
+    BarcodeHit(photoId: photoId, symbology: .ean13, text: text, gtin13: text.count == 13 ? text : nil,
                quality: 3, x: 10, y: 20, width: 300, height: 120)
 }
 

@@ -42,8 +42,8 @@ final class CommandTests: XCTestCase {
         let formats = try catalogue.captures(matching: CaptureFilter(setName: "rotated-and-formats"))
         XCTAssertEqual(formats.count, 1, "PNG and WebP photos carry EXIF times and join the barcode photo")
         let photos = try catalogue.photos(ofCapture: try XCTUnwrap(formats.first).id)
-        XCTAssertEqual(Set(photos.map(\.format)), ["jpeg", "png", "webp"])
-        XCTAssertTrue(photos.allSatisfy { $0.timeSource == "exif" }, "\(photos.map(\.timeSource))")
+        XCTAssertEqual(Set(photos.map(\.format)), [.jpeg, .png, .webp])
+        XCTAssertTrue(photos.allSatisfy { $0.timeSource == .exif }, "\(photos.map(\.timeSource))")
         let rotated = try XCTUnwrap(photos.first { $0.orientation == 6 })
         XCTAssertGreaterThan(rotated.height, rotated.width, "orientation 6 is upright portrait")
         XCTAssertEqual(try catalogue.captures(matching: CaptureFilter(barcode: "0383935678262")).count, 1,

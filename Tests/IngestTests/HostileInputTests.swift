@@ -56,7 +56,7 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(photos.map(\.sourcePath).sorted(), names.sorted())
         for photo in photos {
             XCTAssertEqual([photo.width, photo.height], [320, 240], photo.sourcePath)
-            XCTAssertEqual(photo.timeSource, "file-time", "\(photo.sourcePath): no usable EXIF time")
+            XCTAssertEqual(photo.timeSource, .fileTime, "\(photo.sourcePath): no usable EXIF time")
         }
         XCTAssertEqual(try IngestHarness.ingest(["verify"], in: work).status, 0)
     }

@@ -26,8 +26,8 @@ final class ListShowDeleteTests: XCTestCase {
         XCTAssertEqual(try listedIds(work, ["--barcode", "383935678262"]).count, 1, "by the code as read")
         XCTAssertEqual(try listedIds(work, ["--no-barcode"]), all.filter { $0.barcode == nil }.map(\.id))
         XCTAssertEqual(try listedIds(work, ["--set", "shelf-dump"]).count, 3)
-        XCTAssertEqual(try listedIds(work, ["--rating", "excellent"]), all.filter { $0.rating == "Excellent" }.map(\.id))
-        XCTAssertEqual(try listedIds(work, ["--rating", "Poor"]), all.filter { $0.rating == "Poor" }.map(\.id))
+        XCTAssertEqual(try listedIds(work, ["--rating", "excellent"]), all.filter { $0.rating == .excellent }.map(\.id))
+        XCTAssertEqual(try listedIds(work, ["--rating", "Poor"]), all.filter { $0.rating == .poor }.map(\.id))
 
         let middle = all[3]
         XCTAssertEqual(try listedIds(work, ["--since", middle.capturedAt]), all.prefix(4).map(\.id),

@@ -1,3 +1,5 @@
+import Catalog
+@testable import Imaging
 @testable import Pipeline
 import XCTest
 

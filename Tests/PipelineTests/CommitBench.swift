@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Logging
+@testable import Imaging
 @testable import Pipeline
 import XCTest
 

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+@testable import Imaging
 @testable import Pipeline
 import XCTest
 

@@ -1,4 +1,6 @@
 import Foundation
+import Catalog
+@testable import Imaging
 @testable import Pipeline
 import XCTest
 
@@ -49,7 +51,7 @@ final class FullResolutionBarcodeTests: XCTestCase {
         let path = try largePhoto(module: 3, angle: 0, x: 1000, y: 700, in: folder)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let box = PixelBox(x: 1013, y: 701, width: 300, height: 77)
-        let (region, origin) = try bytes.withUnsafeBytes { try JPEGRegion.grey($0, box: box) }
+        let (region, origin) = try JPEGRegion.grey(bytes, box: box)
         XCTAssertLessThanOrEqual(origin.x, box.x, "the crop may only widen to the left")
         XCTAssertGreaterThanOrEqual(origin.x + origin.width, box.x + box.width)
         XCTAssertEqual(origin.y, box.y)
@@ -76,8 +78,6 @@ final class FullResolutionBarcodeTests: XCTestCase {
         let path = try largePhoto(module: 3, angle: 0, x: 1000, y: 2500, in: folder)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let truncated = Array(bytes.prefix(bytes.count / 2))
-        XCTAssertThrowsError(try truncated.withUnsafeBytes {
-            try JPEGRegion.grey($0, box: PixelBox(x: 1000, y: 2500, width: 400, height: 200))
-        })
+        XCTAssertThrowsError(try JPEGRegion.grey(truncated, box: PixelBox(x: 1000, y: 2500, width: 400, height: 200)))
     }
 }

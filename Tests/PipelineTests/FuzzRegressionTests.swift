@@ -1,4 +1,6 @@
 import Foundation
+import Catalog
+@testable import Imaging
 @testable import Pipeline
 import XCTest
 
@@ -16,7 +18,7 @@ final class FuzzRegressionTests: XCTestCase {
     /// A mutated 120×90 JPEG whose frame header claims 56128×3 pixels. libvips 8.14 shrinks on load by
     /// rounding down: 3 / 8 = 0 rows, which failed an assertion and aborted the whole run.
     func testAnalyse_fuzzedJPEGClaiming56128x3_isRejectedNotAborted() throws {
-        guard case .rejected(_, .undecodable(let why)) = try analyse(Self.fuzzed56128x3, name: "fuzzed.jpg") else {
+        guard case .rejected(_, .image(.undecodable(let why))) = try analyse(Self.fuzzed56128x3, name: "fuzzed.jpg") else {
             return XCTFail("expected a rejection as corrupt")
         }
         XCTAssertTrue(why.contains("Quantization table"), why)

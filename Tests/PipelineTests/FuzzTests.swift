@@ -1,4 +1,6 @@
 import Foundation
+import Catalog
+@testable import Imaging
 @testable import Pipeline
 import XCTest
 
@@ -97,7 +99,7 @@ final class FuzzTests: XCTestCase {
                 }
             case .rejected(_, let error):
                 switch error {
-                case .empty, .notAnImage, .tooManyPixels, .undecodable: tally.note("rejected")
+                case .empty, .image(.notAnImage), .image(.tooManyPixels), .image(.undecodable): tally.note("rejected")
                 default: tally.note("unexpected: rejected as \(error.reason)")
                 }
             case .catalogued:
@@ -121,10 +123,10 @@ final class FuzzTests: XCTestCase {
             let x = lane.pick(size.width), y = lane.pick(size.height)
             let box = PixelBox(x: x, y: y, width: 1 + lane.pick(size.width - x), height: 1 + lane.pick(size.height - y))
             do {
-                let (grey, origin) = try mutated.withUnsafeBytes { try JPEGRegion.grey($0, box: box) }
+                let (grey, origin) = try JPEGRegion.grey(mutated, box: box)
                 let covers = origin.x <= box.x && origin.y <= box.y && grey.width == origin.width && grey.height == origin.height
                 tally.note(covers ? "decoded" : "unexpected: \(origin) for \(box)")
-            } catch PhotoError.undecodable(let message) where !message.isEmpty {
+            } catch ImageError.undecodable(let message) where !message.isEmpty {
                 tally.note("refused")
             } catch {
                 tally.note("unexpected: \(error)")

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Catalog
+@testable import Imaging
 @testable import Pipeline
 import XCTest
 

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+@testable import Imaging
 @testable import Pipeline
 import XCTest
 
@@ -203,7 +204,7 @@ final class PhotoAnalyzerTests: XCTestCase {
 
     func testAnalyse_truncatedJPEG_isUndecodable() throws {
         let result = try analyse("truncated.jpg")
-        guard case .failure(.undecodable(let why)) = result else { return XCTFail("got \(result)") }
+        guard case .failure(.image(.undecodable(let why))) = result else { return XCTFail("got \(result)") }
         XCTAssertFalse(why.isEmpty)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging), [])
     }
@@ -213,16 +214,16 @@ final class PhotoAnalyzerTests: XCTestCase {
     }
 
     func testAnalyse_textNamedJPG_isNotAnImage() throws {
-        try assertRefused("text.jpg", .notAnImage)
+        try assertRefused("text.jpg", .image(.notAnImage))
     }
 
     func testAnalyse_pngDeclaringTooManyPixels_isRefusedBeforeDecoding() throws {
         // Only one row of data follows the header: had it been decoded, it would be undecodable.
-        try assertRefused("bomb.png", .tooManyPixels(width: 20000, height: 20000, limit: 100_000_000))
+        try assertRefused("bomb.png", .image(.tooManyPixels(width: 20000, height: 20000, limit: 100_000_000)))
     }
 
     func testAnalyse_maxPixels_appliesToSmallPhotosToo() throws {
-        try assertRefused("front.png", .tooManyPixels(width: 320, height: 240, limit: 76_799)) { $0.maxPixels = 76_799 }
+        try assertRefused("front.png", .image(.tooManyPixels(width: 320, height: 240, limit: 76_799))) { $0.maxPixels = 76_799 }
     }
 
     func testAnalyse_maxPixels_isInclusive() throws {
@@ -256,10 +257,10 @@ final class PhotoAnalyzerTests: XCTestCase {
         let existing = Photo(
             id: "p1", captureId: "c1", position: 0, originalName: "old.jpg", sourcePath: "s/old.jpg",
             originalPath: "originals/old.jpg", thumbPath: "thumbs/p1.jpg", thumbWidth: 400, thumbHeight: 533,
-            sha256: try XCTUnwrap(Self.hashes["barcode.jpg"]), byteSize: 1, format: "jpeg", width: 480, height: 640,
+            sha256: try XCTUnwrap(Self.hashes["barcode.jpg"]), byteSize: 1, format: .jpeg, width: 480, height: 640,
             orientation: 6, make: nil, model: nil, takenAt: "2026-11-20T09:00:00.674+01:00", takenUTC: 0,
-            timeSource: "exif", sharpness: 1, contrast: 1, brightness: 1, decodeConfidence: 1, quality: 1,
-            rating: "Excellent")
+            timeSource: .exif, sharpness: 1, contrast: 1, brightness: 1, decodeConfidence: 1, quality: 1,
+            rating: .excellent)
         var asked: [String] = []
         let result = try outcome("barcode.jpg", catalogued: { hash in
             asked.append(hash)

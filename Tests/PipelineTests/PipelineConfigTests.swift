@@ -1,4 +1,6 @@
 import Foundation
+import Catalog
+@testable import Imaging
 @testable import Pipeline
 import XCTest
 

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+/// Which captures `Catalogue.captures(matching:)` returns; the default matches all of them.
+///
+/// Conditions combine with AND. Times are seconds since 1970 compared with `Capture.capturedUTC`,
+/// as the half-open range `since ..< until`.
+public struct CaptureFilter: Hashable, Sendable {
+    /// Matches captures whose `barcode` or `gtin13` equals this text exactly.
+    public var barcode: String?
+    /// Matches captures of this set (inbox sub-folder) only.
+    public var setName: String?
+    /// Matches captures taken at or after this time.
+    public var since: Double?
+    /// Matches captures taken before this time.
+    public var until: Double?
+    /// Matches captures without a barcode only.
+    public var noBarcode: Bool
+    /// Matches captures with this rating only.
+    public var rating: Rating?
+    /// Matches captures of the agent with this id, or whose name — the latest or the one at capture
+    /// time — contains this text, ignoring case.
+    public var agent: String?
+
+    /// A filter with the given conditions; leave out a condition to not filter on it.
+    public init(barcode: String? = nil, setName: String? = nil, since: Double? = nil, until: Double? = nil,
+                noBarcode: Bool = false, rating: Rating? = nil, agent: String? = nil) {
+        self.barcode = barcode
+        self.setName = setName
+        self.since = since
+        self.until = until
+        self.noBarcode = noBarcode
+        self.rating = rating
+        self.agent = agent
+    }
+
+    /// The captures this filter matches, newest first (ties broken by id).
+    func request(_ db: Database) throws -> QueryInterfaceRequest<Capture> {
+        typealias Columns = Capture.QueryColumns
+        var request = Capture.all()
+        if let barcode {
+            request = request.filter(Columns.barcode == barcode || Columns.gtin13 == barcode)
+        }
+        if let setName {
+            request = request.filter(Columns.setName == setName)
+        }
+        if let since {
+            request = request.filter(Columns.capturedUTC >= since)
+        }
+        if let until {
+            request = request.filter(Columns.capturedUTC < until)
+        }
+        if noBarcode {
+            request = request.filter(Columns.barcode == nil)
+        }
+        if let rating {
+            request = request.filter(Columns.rating == rating)
+        }
+        if let agent {
+            request = request.filter(try Self.agentIds(matching: agent, db).contains(Columns.agentId))
+        }
+        return request.order(Columns.capturedUTC.desc, Columns.id)
+    }
+
+    /// The ids of the agents `text` names. Names are compared in Swift, not with SQL's `LIKE`, whose
+    /// case folding stops at ASCII; agents are few, so reading their names is cheap.
+    private static func agentIds(matching text: String, _ db: Database) throws -> Set<String> {
+        let names = try Row.fetchAll(db, sql: """
+            SELECT id, name FROM agent
+            UNION SELECT DISTINCT agent_id, agent_name FROM capture WHERE agent_id IS NOT NULL AND agent_name IS NOT NULL
+            """)
+        var ids: Set<String> = [text]
+        for row in names {
+            let name: String = row["name"]
+            if name.range(of: text, options: .caseInsensitive) != nil { ids.insert(row["id"]) }
+        }
+        return ids
+    }
+}

@@ -1,0 +1,63 @@
+/// One product capture: at most one barcode and one or more photos of one set.
+///
+/// Times are kept twice: `capturedAt` as the user should read it (ISO 8601, with
+/// the UTC offset only when the camera recorded one) and `capturedUTC`, seconds
+/// since 1970 used for ordering and filters. When the offset is unknown the wall
+/// clock is taken as UTC for `capturedUTC`; `timeSource` says so.
+public struct Capture: Codable, Hashable, Sendable {
+    /// A UUID string; commands accept any unique prefix of it.
+    public var id: String
+    public var runId: Int64?
+    /// The inbox sub-folder the capture came from.
+    public var setName: String
+    /// The code as read, normalised (UPC-E expanded to UPC-A); nil for a capture without barcode.
+    public var barcode: String?
+    /// The symbology of `barcode`.
+    public var symbology: Symbology?
+    /// GTIN-13 of a retail code (EAN-13, UPC-A, UPC-E, EAN-8 zero-padded); nil otherwise.
+    public var gtin13: String?
+    public var capturedAt: String
+    public var capturedUTC: Double
+    /// Where the first photo's time came from.
+    public var timeSource: TimeSource
+    public var photoCount: Int
+    /// Mean quality of the capture's photos, 0…1, and its rating.
+    public var quality: Double
+    public var rating: Rating
+    /// When the capture was committed, ISO 8601 UTC.
+    public var createdAt: String
+    /// The agent the set was photographed for (its `capture.json`); nil without context.
+    public var agentId: String?
+    /// The agent's display name as the sidecar gave it at capture time; the `agent` table holds the latest.
+    public var agentName: String?
+    /// The agent's request this capture answers, as given in `capture.json`.
+    public var requestId: String?
+    /// Free text from `capture.json`.
+    public var note: String?
+    /// Where the set's `capture.json` was kept, relative to the library; shared by the set's captures.
+    public var contextPath: String?
+
+    public init(id: String, runId: Int64?, setName: String, barcode: String?, symbology: Symbology?, gtin13: String?,
+                capturedAt: String, capturedUTC: Double, timeSource: TimeSource, photoCount: Int,
+                quality: Double, rating: Rating, createdAt: String, agentId: String? = nil, agentName: String? = nil,
+                requestId: String? = nil, note: String? = nil, contextPath: String? = nil) {
+        self.id = id
+        self.runId = runId
+        self.setName = setName
+        self.barcode = barcode
+        self.symbology = symbology
+        self.gtin13 = gtin13
+        self.capturedAt = capturedAt
+        self.capturedUTC = capturedUTC
+        self.timeSource = timeSource
+        self.photoCount = photoCount
+        self.quality = quality
+        self.rating = rating
+        self.createdAt = createdAt
+        self.agentId = agentId
+        self.agentName = agentName
+        self.requestId = requestId
+        self.note = note
+        self.contextPath = contextPath
+    }
+}

@@ -1,0 +1,21 @@
+/// Why an image could not be read, decoded or made. `description` is the reason a person reads.
+public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No accepted loader (JPEG, PNG, WebP, TIFF, HEIC) recognises the bytes.
+    case notAnImage
+    /// The header announces more pixels than the limit; nothing was decoded.
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The data is truncated or corrupt, or an operation on its pixels failed.
+    case undecodable(String)
+    /// An image library failed for a reason that is not the image's (libvips did not start).
+    case libraryFailed(String)
+
+    public var description: String {
+        switch self {
+        case .notAnImage: "not an image in a supported format (JPEG, PNG, WebP, TIFF, HEIC)"
+        case .tooManyPixels(let width, let height, let limit):
+            "too many pixels: \(width)×\(height) is over maxPixels \(limit)"
+        case .undecodable(let why): "truncated or corrupt image: \(why)"
+        case .libraryFailed(let why): why
+        }
+    }
+}

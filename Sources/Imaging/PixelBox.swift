@@ -1,0 +1,36 @@
+/// A rectangle in pixel coordinates.
+public struct PixelBox: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The box in the coordinates of an image `factor` times larger.
+    public func scaled(by factor: Int) -> PixelBox {
+        PixelBox(x: x * factor, y: y * factor, width: width * factor, height: height * factor)
+    }
+}
+
+extension PixelBox {
+    /// True when at least 80 % of `other` lies inside this box: the same region found again.
+    public func covers(_ other: PixelBox) -> Bool {
+        let overlapWidth = min(x + width, other.x + other.width) - max(x, other.x)
+        let overlapHeight = min(y + height, other.y + other.height) - max(y, other.y)
+        guard overlapWidth > 0, overlapHeight > 0 else { return false }
+        return overlapWidth * overlapHeight * 5 >= other.width * other.height * 4
+    }
+
+    /// The part of the box inside a `width` × `height` image.
+    public func clamped(width: Int, height: Int) -> PixelBox {
+        let x0 = min(max(0, x), width), y0 = min(max(0, y), height)
+        let x1 = min(max(x0, x + self.width), width), y1 = min(max(y0, y + self.height), height)
+        return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

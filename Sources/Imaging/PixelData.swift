@@ -1,0 +1,32 @@
+import CImageOps
+
+/// 8-bit pixels owned by someone else (libvips), bands interleaved, rows top to bottom.
+struct PixelData {
+    var width: Int
+    var height: Int
+    var bands: Int
+    var bytes: UnsafeRawBufferPointer
+
+    /// One band as a grey image: green of RGB, which reads barcodes as well as luminance and costs
+    /// no conversion; the only band of a grey image.
+    func greyBand() -> GreyImage {
+        var grey = [UInt8](repeating: 0, count: width * height)
+        grey.withUnsafeMutableBufferPointer { out in
+            ingest_extract_band(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height),
+                                Int32(bands), bands >= 3 ? 1 : 0, out.baseAddress)
+        }
+        return GreyImage(width: width, height: height, pixels: grey)
+    }
+
+    /// The pixels shrunk to `width` × `height` (neither larger than now) by area averaging.
+    func shrunk(toWidth newWidth: Int, height newHeight: Int) -> [UInt8] {
+        precondition(newWidth >= 1 && newWidth <= width && newHeight >= 1 && newHeight <= height)
+        var out = [UInt8](repeating: 0, count: newWidth * newHeight * bands)
+        let status = out.withUnsafeMutableBufferPointer { target in
+            ingest_area_shrink(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height),
+                               Int32(bands), target.baseAddress, Int32(newWidth), Int32(newHeight))
+        }
+        precondition(status == 0, "area shrink failed: out of memory")
+        return out
+    }
+}

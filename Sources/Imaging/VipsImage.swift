@@ -1,0 +1,115 @@
+import Catalog
+import CVips
+import CVipsShim
+
+/// A libvips image owned by Swift: released when the last reference goes. Used by one thread at a time.
+final class VipsImage {
+    private let pointer: UnsafeMutablePointer<CVips.VipsImage>
+
+    private init(_ pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(pointer))
+    }
+
+    var width: Int { Int(vips_image_get_width(pointer)) }
+    var height: Int { Int(vips_image_get_height(pointer)) }
+
+    /// The EXIF orientation tag libvips read (1…8), 1 when there is none.
+    var orientation: Int {
+        var value: Int32 = 1
+        guard vips_image_get_typeof(pointer, "orientation") != 0,
+              vips_image_get_int(pointer, "orientation", &value) == 0, (1...8).contains(value) else { return 1 }
+        return Int(value)
+    }
+
+    /// The raw EXIF block (starting with `Exif\0\0`) the loader found, if any.
+    var exifBlob: [UInt8]? {
+        guard vips_image_get_typeof(pointer, "exif-data") != 0 else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(pointer, "exif-data", &data, &length) == 0, let data, length > 0 else { return nil }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// Opens `bytes` lazily (header only); `shrink` is applied while decoding a JPEG.
+    /// The bytes must stay alive until `decodedIntoMemory()` has run.
+    static func open(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, shrink: Int) throws(ImageError) -> VipsImage {
+        try make("cannot read the image") { out in
+            ingest_load(bytes.baseAddress, bytes.count, format == .jpeg ? 1 : 0, Int32(shrink), &out)
+        }
+    }
+
+    /// A thumbnail `width` pixels wide decoded straight from `bytes` with shrink-on-load, upright per
+    /// the EXIF orientation. Lazy: the bytes must stay alive until it is encoded.
+    static func thumbnail(of bytes: UnsafeRawBufferPointer, width: Int) throws(ImageError) -> VipsImage {
+        try make("cannot make the thumbnail") { out in
+            ingest_thumbnail_buffer(bytes.baseAddress, bytes.count, Int32(width), &out)
+        }
+    }
+
+    /// Decodes every pixel once into memory; fails on truncated or corrupt data.
+    func decodedIntoMemory() throws(ImageError) -> VipsImage {
+        guard let copy = vips_image_copy_memory(pointer) else {
+            throw ImageError.undecodable(Vips.lastError())
+        }
+        return VipsImage(copy)
+    }
+
+    /// The image as 8-bit sRGB (3 bands) or grey (1 band), in memory: itself when it is that
+    /// already (as a decoded JPEG is); otherwise CMYK is converted, 16 bits shifted down and alpha
+    /// flattened on white.
+    func eightBit() throws(ImageError) -> VipsImage {
+        let bands = vips_image_get_bands(pointer)
+        if vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR, bands == 1 || bands == 3,
+           vips_image_guess_interpretation(pointer) != VIPS_INTERPRETATION_CMYK {
+            return self
+        }
+        return try Self.make("cannot convert to 8-bit RGB") { ingest_eight_bit(pointer, &$0) }.decodedIntoMemory()
+    }
+
+    /// The 8-bit pixels of an image in memory (bands interleaved, rows top to bottom), for the
+    /// length of `body`.
+    func withPixels<T>(_ body: (PixelData) throws(ImageError) -> T) throws(ImageError) -> T {
+        let bands = Int(vips_image_get_bands(pointer))
+        guard vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR, let data = vips_image_get_data(pointer) else {
+            throw ImageError.undecodable("cannot read the pixels: \(Vips.lastError())")
+        }
+        return try body(PixelData(width: width, height: height, bands: bands,
+                                  bytes: UnsafeRawBufferPointer(start: data, count: width * height * bands)))
+    }
+
+    /// A thumbnail `width` pixels wide, upright per the EXIF orientation.
+    func thumbnail(width: Int) throws(ImageError) -> VipsImage {
+        try Self.make("cannot make the thumbnail") { ingest_thumbnail(pointer, Int32(width), &$0) }
+    }
+
+    /// An image of `pixels` (1 or 3 bands, copied into libvips), turned upright per the EXIF `orientation`.
+    static func upright(_ pixels: PixelData, orientation: Int) throws(ImageError) -> VipsImage {
+        try make("cannot make an image") {
+            ingest_image_from_pixels(pixels.bytes.baseAddress, Int32(pixels.width), Int32(pixels.height),
+                                     Int32(pixels.bands), Int32(orientation), &$0)
+        }
+    }
+
+    /// The image as JPEG bytes without metadata.
+    func jpeg(quality: Int) throws(ImageError) -> [UInt8] {
+        var data: UnsafeMutableRawPointer?
+        var length = 0
+        guard ingest_jpeg_save(pointer, Int32(quality), &data, &length) == 0, let data else {
+            throw ImageError.undecodable("cannot encode the thumbnail: \(Vips.lastError())")
+        }
+        defer { g_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    private static func make(_ what: String, _ call: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws(ImageError) -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        guard call(&out) == 0, let out else {
+            throw ImageError.undecodable("\(what): \(Vips.lastError())")
+        }
+        return VipsImage(out)
+    }
+}

@@ -1,0 +1,26 @@
+import Catalog
+import Imaging
+
+/// A barcode read from a photo and validated: retail codes passed their check digit.
+public struct BarcodeReading: Sendable, Equatable {
+    /// The symbology as ZBar read it.
+    public var symbology: Symbology
+    /// The code text; a UPC-E is expanded to its 12-digit UPC-A form.
+    public var text: String
+    /// GTIN-13 of a retail code (UPC-A and UPC-E with a leading 0, EAN-8 zero-padded).
+    public var gtin13: String?
+    /// ZBar's quality: for linear codes the number of scan lines that agreed.
+    public var quality: Int
+    /// Where it was found, in the photo's stored (not rotated) full-resolution pixels.
+    public var box: PixelBox
+
+    /// The reading with its box in the coordinates of an image `factor` times larger.
+    func scaled(by factor: Int) -> BarcodeReading {
+        var copy = self
+        copy.box = box.scaled(by: factor)
+        return copy
+    }
+
+    /// What identifies the product: the GTIN for retail codes, the text otherwise.
+    public var productKey: String { gtin13 ?? text }
+}

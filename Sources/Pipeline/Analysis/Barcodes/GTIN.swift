@@ -1,0 +1,74 @@
+import Catalog
+import Imaging
+
+/// GS1 check digits, UPC-E expansion and GTIN-13 normalisation.
+public enum GTIN {
+    /// The GS1 mod-10 check digit for `body` (all digits, without the check digit).
+    public static func checkDigit(for body: String) -> Character? {
+        guard !body.isEmpty, body.allSatisfy(\.isASCIIDigit) else { return nil }
+        var total = 0
+        for (index, digit) in body.reversed().enumerated() {
+            total += digit.wholeNumberValue! * (index % 2 == 0 ? 3 : 1)
+        }
+        return Character(String((10 - total % 10) % 10))
+    }
+
+    /// True when `code` (digits including its check digit) has a valid GS1 check digit.
+    public static func hasValidCheckDigit(_ code: String) -> Bool {
+        guard code.count >= 2, let last = code.last else { return false }
+        return checkDigit(for: String(code.dropLast())) == last
+    }
+
+    /// The 12-digit UPC-A a UPC-E stands for. Accepts 8 digits (number system, six digits, check),
+    /// 7 (without check) or 6 (number system 0, no check); only number systems 0 and 1 exist.
+    public static func expandUPCE(_ code: String) -> String? {
+        guard code.allSatisfy(\.isASCIIDigit) else { return nil }
+        let digits = code.map { $0 }
+        let system: Character, six: [Character], check: Character?
+        switch digits.count {
+        case 8: (system, six, check) = (digits[0], Array(digits[1...6]), digits[7])
+        case 7: (system, six, check) = (digits[0], Array(digits[1...6]), nil)
+        case 6: (system, six, check) = ("0", digits, nil)
+        default: return nil
+        }
+        guard system == "0" || system == "1" else { return nil }
+        let d = six.map { String($0) }
+        let body: String
+        switch six[5] {
+        case "0", "1", "2": body = d[0] + d[1] + d[5] + "0000" + d[2] + d[3] + d[4]
+        case "3": body = d[0] + d[1] + d[2] + "00000" + d[3] + d[4]
+        case "4": body = d[0] + d[1] + d[2] + d[3] + "00000" + d[4]
+        default: body = d[0] + d[1] + d[2] + d[3] + d[4] + "0000" + d[5]
+        }
+        let withSystem = String(system) + body
+        guard let computed = checkDigit(for: withSystem) else { return nil }
+        if let check, check != computed { return nil }
+        return withSystem + String(computed)
+    }
+
+    /// Validates a symbol ZBar decoded and normalises it, or nil when it must not be trusted
+    /// (wrong length, non-digits or a bad check digit in a retail code, empty text).
+    static func reading(from symbol: DecodedSymbol) -> BarcodeReading? {
+        let text = symbol.text
+        var reading = BarcodeReading(symbology: symbol.symbology, text: text, gtin13: nil,
+                                     quality: symbol.quality, box: symbol.box)
+        switch symbol.symbology {
+        case .ean13:
+            guard text.count == 13, hasValidCheckDigit(text) else { return nil }
+            reading.gtin13 = text
+        case .upcA:
+            guard text.count == 12, hasValidCheckDigit(text) else { return nil }
+            reading.gtin13 = "0" + text
+        case .upcE:
+            guard let upcA = expandUPCE(text) else { return nil }
+            reading.text = upcA
+            reading.gtin13 = "0" + upcA
+        case .ean8:
+            guard text.count == 8, hasValidCheckDigit(text) else { return nil }
+            reading.gtin13 = "00000" + text
+        case .code128, .code93, .qr:
+            guard !text.isEmpty else { return nil }
+        }
+        return reading
+    }
+}

@@ -1,0 +1,86 @@
+import Catalog
+import Foundation
+import Imaging
+
+/// Analyses one photo: reads it once, decodes it once, and derives thumbnail, barcodes, time and quality.
+///
+/// Safe to call from many threads at once; each call borrows ZBar scanners from a pool.
+public final class PhotoAnalyzer: Sendable {
+    private let config: PipelineConfig
+    private let stagingFolder: String
+    private let decoder: PhotoDecoder
+    private let reader: BarcodeReader
+
+    /// - Parameters:
+    ///   - stagingFolder: where thumbnails are written until their set is committed; must exist.
+    /// - Throws: `ImageError` when the image libraries cannot start.
+    public init(config: PipelineConfig, stagingFolder: String) throws {
+        try ImageLibraries.start()
+        self.config = config
+        self.stagingFolder = stagingFolder
+        decoder = PhotoDecoder(maxPixels: config.maxPixels, thumbnailWidth: config.thumbnailWidth)
+        reader = BarcodeReader(symbologies: config.symbologies)
+    }
+
+    /// The photo's analysis, or why it is not a usable photo. `catalogued` looks a SHA-256 up in the
+    /// catalogue: a photo already there is reported as such without being decoded.
+    public func analyse(_ file: InboxFile, catalogued: (String) -> Photo? = { _ in nil }) -> PhotoOutcome {
+        do {
+            return try analyseOrThrow(file, catalogued: catalogued)
+        } catch let error as PhotoError {
+            return .rejected(file, error)
+        } catch let error as ImageError {
+            return .rejected(file, .image(error))
+        } catch {
+            return .rejected(file, .library(String(describing: error)))
+        }
+    }
+
+    private func analyseOrThrow(_ file: InboxFile, catalogued: (String) -> Photo?) throws -> PhotoOutcome {
+        let snapshot = try FileSnapshot.read(file.absolutePath, maxBytes: config.maxFileBytes)
+        let sha256 = snapshot.sha256
+        if let existing = catalogued(sha256) { return .catalogued(file, existing: existing) }
+        let decoded = try decoder.decode(snapshot.bytes)
+        let barcodes = Self.deduplicated(try reader.read(overview: decoded.overview, shrink: decoded.shrink) { box in
+            try JPEGRegion.grey(snapshot.bytes, box: box)
+        })
+        let header = decoded.header
+        let exif = header.exif
+        let time = CaptureTime.fromExif(dateTime: exif?.dateTimeOriginal, subSeconds: exif?.subSecTimeOriginal,
+                                        offset: exif?.offset)
+            ?? CaptureTime.fromFileTime(seconds: snapshot.modified.tv_sec, nanoseconds: snapshot.modified.tv_nsec)
+        let upright = header.uprightSize
+        return .analysed(AnalysedPhoto(
+            file: file, sha256: sha256, byteSize: snapshot.size, format: header.format,
+            width: upright.width, height: upright.height, orientation: header.orientation,
+            make: exif?.make, model: exif?.model, time: time, barcodes: barcodes,
+            quality: PhotoQuality(measuring: decoded.overview.shrunk(toLongEdge: PhotoQuality.measureEdge),
+                                  barcodes: barcodes),
+            thumbnail: try stage(decoded.thumbnail), source: snapshot.identity))
+    }
+
+    /// Writes the thumbnail to the staging folder until its set is committed.
+    private func stage(_ thumbnail: Thumbnail) throws -> StagedThumbnail {
+        let path = (stagingFolder as NSString).appendingPathComponent(UUID().uuidString.lowercased() + ".jpg")
+        do {
+            try FileOperations.write(thumbnail.jpeg, to: path)
+        } catch let error as FileOperationError {
+            // Our storage failing is not the photo's fault: it must never quarantine the photo.
+            throw PhotoError.notStaged(error)
+        }
+        return StagedThumbnail(path: path, width: thumbnail.width, height: thumbnail.height)
+    }
+
+    /// One reading per code (the best), retail codes first, then by quality.
+    static func deduplicated(_ readings: [BarcodeReading]) -> [BarcodeReading] {
+        var best: [String: BarcodeReading] = [:]
+        for reading in readings where (best[reading.productKey]?.quality ?? -1) < reading.quality {
+            best[reading.productKey] = reading
+        }
+        return best.values.sorted {
+            if $0.symbology.isRetail != $1.symbology.isRetail { return $0.symbology.isRetail }
+            if $0.quality != $1.quality { return $0.quality > $1.quality }
+            return $0.productKey < $1.productKey
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Imaging
+
+/// Why a file in a set is not catalogued as a photo. Its `reason` is what the quarantine's
+/// `.reason` file and the run summary say.
+public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case symbolicLink
+    case notRegularFile(kind: String)
+    case unreadable(String)
+    case tooLarge(bytes: Int64, limit: Int64)
+    /// Not a sound image of an accepted format within the pixel limit.
+    case image(ImageError)
+    case changedWhileReading
+    case library(String)
+    /// Its thumbnail could not be written to the library's staging folder: our storage failed, not the file.
+    case notStaged(FileOperationError)
+
+    public var reason: String {
+        switch self {
+        case .empty: "empty file"
+        case .symbolicLink: "symbolic link (never followed)"
+        case .notRegularFile(let kind): "not a regular file (\(kind))"
+        case .unreadable(let why): "cannot read: \(why)"
+        case .tooLarge(let bytes, let limit): "file too large: \(bytes) bytes, the limit is \(limit)"
+        case .image(let error): error.description
+        case .changedWhileReading: "the file changed while it was read"
+        case .library(let why): why
+        case .notStaged(let error): "its thumbnail could not be staged: \(error)"
+        }
+    }
+
+    /// Not the file's fault — it changed while it was read, or our own storage failed — so it is never
+    /// quarantined: its whole set stays in the inbox for the next run.
+    public var isTransient: Bool {
+        switch self {
+        case .changedWhileReading, .notStaged: true
+        default: false
+        }
+    }
+
+    public var description: String { reason }
+}

@@ -1,0 +1,42 @@
+import Catalog
+
+extension Photo {
+    /// The catalogue row for an analysed photo placed at `originalPath` / `thumbPath` in the library.
+    init(analysed photo: AnalysedPhoto, id: String, captureId: String, position: Int, originalPath: String,
+         thumbPath: String) {
+        self.init(
+            id: id, captureId: captureId, position: position, originalName: photo.file.name,
+            sourcePath: photo.file.relativePath, originalPath: originalPath, thumbPath: thumbPath,
+            thumbWidth: photo.thumbnail.width, thumbHeight: photo.thumbnail.height, sha256: photo.sha256,
+            byteSize: photo.byteSize, format: photo.format, width: photo.width, height: photo.height,
+            orientation: photo.orientation, make: photo.make, model: photo.model, takenAt: photo.time.iso8601,
+            takenUTC: photo.time.utc, timeSource: photo.time.source, sharpness: photo.quality.sharpness,
+            contrast: photo.quality.contrast, brightness: photo.quality.brightness,
+            decodeConfidence: photo.quality.decode, quality: photo.quality.overall,
+            rating: photo.quality.rating)
+    }
+}
+
+extension BarcodeHit {
+    init(reading: BarcodeReading, photoId: String) {
+        self.init(photoId: photoId, symbology: reading.symbology, text: reading.text, gtin13: reading.gtin13,
+                  quality: reading.quality, x: reading.box.x, y: reading.box.y, width: reading.box.width,
+                  height: reading.box.height)
+    }
+}
+
+extension Capture {
+    /// The catalogue row for a group of photos; its time is its first photo's. `context` is the set's
+    /// sidecar, kept at `contextPath` in the library.
+    init(group: PhotoGroup<AnalysedPhoto>, id: String, runId: Int64?, setName: String, createdAt: String,
+         context: CaptureContext?, contextPath: String?) {
+        let first = group.photos[0]
+        let quality = group.photos.map(\.quality.overall).reduce(0, +) / Double(group.photos.count)
+        self.init(id: id, runId: runId, setName: setName, barcode: group.barcode?.text,
+                  symbology: group.barcode?.symbology, gtin13: group.barcode?.gtin13,
+                  capturedAt: first.time.iso8601, capturedUTC: first.time.utc, timeSource: first.time.source,
+                  photoCount: group.photos.count, quality: quality, rating: Rating(score: quality),
+                  createdAt: createdAt, agentId: context?.agentId, agentName: context?.agentName,
+                  requestId: context?.requestId, note: context?.note, contextPath: contextPath)
+    }
+}

@@ -1,0 +1,85 @@
+import Catalog
+import Foundation
+import Imaging
+import Logging
+
+/// Makes thumbnails anew from the originals in the library, for `ingest thumbnails` and `ingest verify --repair`.
+///
+/// Each original is decoded with libvips' shrink-on-load, turned upright per its EXIF orientation and
+/// encoded as the ingest does; the thumbnail file is replaced atomically (a crash leaves the old one or
+/// the new one), then its size is recorded in the catalogue. Photos are processed by `workers` threads.
+public final class Thumbnailer: @unchecked Sendable {
+    private let config: PipelineConfig
+    private let catalogue: Catalogue
+    private let logger: Logger
+    private let layout: LibraryLayout
+
+    /// Called from worker threads after each photo; must be quick and thread-safe.
+    public var onProgress: (@Sendable (RunProgress) -> Void)?
+
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) throws {
+        try ImageLibraries.start()
+        self.config = config
+        self.catalogue = catalogue
+        self.logger = logger
+        layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
+    }
+
+    /// Remakes the thumbnail of every catalogued photo, `width` pixels wide (the configuration's
+    /// `thumbnailWidth` when nil).
+    public func regenerateThumbnails(width: Int? = nil) throws -> ThumbnailReport {
+        regenerate(try catalogue.allPhotos(), width: width ?? config.thumbnailWidth)
+    }
+
+    /// Makes the thumbnails missing from the library, each at its recorded width unless `width` is given.
+    public func makeMissingThumbnails(width: Int? = nil) throws -> ThumbnailReport {
+        let missing = try catalogue.allPhotos().filter { !FileOperations.exists(layout.absolute($0.thumbPath)) }
+        return regenerate(missing, width: width)
+    }
+
+    /// Remakes the thumbnails of `photos`, `width` pixels wide or, when nil, each at its recorded width.
+    /// A photo that fails (its original missing or unreadable) keeps its thumbnail and is reported.
+    public func regenerate(_ photos: [Photo], width: Int?) -> ThumbnailReport {
+        let started = Date()
+        let counter = ProgressCounter(photos: photos.count, started: started)
+        let failures = WorkerPool.map(photos, workers: config.workers) { photo -> FileReport? in
+            defer { onProgress?(counter.photoDone()) }
+            do {
+                try regenerate(photo, width: width ?? photo.thumbWidth)
+                return nil
+            } catch {
+                logger.error("thumbnail not made", metadata: ["photo": "\(photo.originalPath)", "error": "\(error)"])
+                return FileReport(path: photo.thumbPath, reason: "from \(photo.originalPath): \(error)", keptAt: nil)
+            }
+        }.compactMap { $0 }
+        return ThumbnailReport(made: photos.count - failures.count, failed: failures,
+                               seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The pixel size of the thumbnail file at `path` (library-relative) from its header; nil when
+    /// it is missing or not a readable image.
+    func sizeOfThumbnail(at path: String) -> (width: Int, height: Int)? {
+        guard let snapshot = try? FileSnapshot.read(layout.absolute(path), maxBytes: config.maxFileBytes) else { return nil }
+        guard let header = try? ImageHeader(reading: snapshot.bytes) else { return nil }
+        return (header.width, header.height)
+    }
+
+    private func regenerate(_ photo: Photo, width: Int) throws {
+        let original = try FileSnapshot.read(layout.absolute(photo.originalPath),
+                                             maxBytes: max(config.maxFileBytes, photo.byteSize))
+        let thumbnail = try Thumbnail(original: original.bytes, width: width)
+        let path = layout.absolute(photo.thumbPath)
+        try FileOperations.makeDirectories((path as NSString).deletingLastPathComponent)
+        try FileOperations.replace(path, with: thumbnail.jpeg)
+        try catalogue.recordThumbnail(photoId: photo.id, width: thumbnail.width, height: thumbnail.height)
+    }
+}
+
+/// What a thumbnail regeneration did.
+public struct ThumbnailReport: Sendable {
+    /// Thumbnails written and recorded.
+    public var made: Int
+    /// Thumbnails that could not be made (`path` is the thumbnail's, library-relative).
+    public var failed: [FileReport]
+    public var seconds: Double
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+import Catalog
+
+extension Rating: ExpressibleByArgument {
+    /// A rating typed in any case: `excellent`, `Poor`.
+    public init?(argument: String) {
+        guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == argument.lowercased() }) else {
+            return nil
+        }
+        self = match
+    }
+}
