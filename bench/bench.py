@@ -2,12 +2,15 @@
 """Speed and recall of `ingest run` against the reference pipelines, side by side in one run.
 
     bench/bench.py [--sets 40] [--seed 11] [--width 4032] [--height 3024] [--workers 2]
-                   [--runs 3] [--work DIR] [--shell] [--skip-build]
+                   [--runs 3] [--work DIR] [--shell] [--skip-build] [--ingest BINARY]
+                   [--before BINARY [--before-label TEXT]]
 
 Generates (once, cached in the work folder) a corpus with ../shared/corpus/gen_corpus.py, builds
-`ingest` in release mode, then on the same photos, page cache warm, runs:
+`ingest` in release mode (not with --skip-build or --ingest), then on the same photos, page cache
+warm, runs:
 
-    ingest           .build/release/ingest run (workers N) + export --csv
+    ingest           .build/release/ingest (or --ingest BINARY) run (workers N) + export --csv
+    ingest before    only with --before: an earlier ingest binary, run and scored the same way
     python baseline  ../shared/bench/baseline_python.py --workers N
     shell baseline   ../shared/bench/baseline_shell.sh with JOBS=N (only with --shell: slow)
     vipsthumbnail    vipsthumbnail -s 400x over all photos, one process: the floor, thumbnails only
@@ -77,6 +80,12 @@ def main():
     ap.add_argument("--work", default="/tmp/ingest-bench")
     ap.add_argument("--shell", action="store_true", help="also run the (slow) shell baseline")
     ap.add_argument("--skip-build", action="store_true")
+    ap.add_argument("--ingest", metavar="BINARY",
+                    help="the ingest binary to time (default .build/release/ingest, built first unless --skip-build)")
+    ap.add_argument("--before", metavar="BINARY",
+                    help="an earlier ingest binary, run as one more pipeline ('ingest before')")
+    ap.add_argument("--before-label", metavar="TEXT", default="",
+                    help="what the earlier binary is, printed under the table")
     args = ap.parse_args()
 
     corpus = os.path.join(args.work, f"corpus-{args.sets}-{args.seed}-{args.width}x{args.height}")
@@ -85,9 +94,15 @@ def main():
         print(f"generating the corpus in {corpus} …", file=sys.stderr)
         sh([sys.executable, os.path.join(SHARED, "corpus", "gen_corpus.py"), corpus, "--sets", str(args.sets),
             "--seed", str(args.seed), "--width", str(args.width), "--height", str(args.height)])
-    if not args.skip_build:
+    if not args.skip_build and not args.ingest:
         sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
-    ingest = os.path.join(ROOT, ".build", "release", "ingest")
+    ingest = os.path.abspath(args.ingest or os.path.join(ROOT, ".build", "release", "ingest"))
+    before = args.before and os.path.abspath(args.before)
+    if not os.access(ingest, os.X_OK):
+        sys.exit(f"{ingest}: no ingest binary; build one with `swift build -c release --product ingest` "
+                 "or pass --ingest")
+    if before and not os.access(before, os.X_OK):
+        sys.exit(f"--before {before}: not an executable file")
     # the product photos of the ground truth (the corpus' broken files would stop vipsthumbnail)
     truth = json.load(open(expected))
     photos = sorted(os.path.join(corpus, "inbox", s["name"], p) for s in truth["sets"] for c in s["captures"]
@@ -95,15 +110,15 @@ def main():
     n = len(photos)
     sh("cat " + " ".join(f"'{p}'" for p in photos) + " > /dev/null")  # warm the page cache
 
-    def run_ingest():
-        inbox = fresh_inbox(corpus, args.work, "ingest")
+    def run_ingest(binary=ingest, folder="ingest"):
+        inbox = fresh_inbox(corpus, args.work, folder)
         base = os.path.dirname(inbox)
         config = os.path.join(base, "pipeline.json")
         with open(config, "w") as f:
             json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
                        "quarantine": "quarantine", "workers": args.workers}, f)
-        seconds, rss, _ = timed([ingest, "run", "--config", config, "--quiet"])
-        sh([ingest, "export", "--config", config, "--csv", os.path.join(base, "captures.csv"), "--quiet"])
+        seconds, rss, _ = timed([binary, "run", "--config", config, "--quiet"])
+        sh([binary, "export", "--config", config, "--csv", os.path.join(base, "captures.csv"), "--quiet"])
         return seconds, rss, score(base, expected)
 
     def run_python():
@@ -129,7 +144,10 @@ def main():
         seconds, rss, _ = timed(["vipsthumbnail", "-s", "400x", "-o", os.path.join(thumbs, "%s.jpg")] + photos)
         return seconds, rss, None
 
-    pipelines = [("ingest", run_ingest), ("python baseline", run_python)]
+    pipelines = [("ingest", run_ingest)]
+    if before:
+        pipelines.append(("ingest before", lambda: run_ingest(before, "ingest-before")))
+    pipelines.append(("python baseline", run_python))
     if args.shell:
         pipelines.append(("shell baseline", run_shell))
     pipelines.append(("vipsthumbnail floor", run_vipsthumbnail))
@@ -158,6 +176,10 @@ def main():
         print(f"{name:<20} {seconds:>8.1f} {f'({low:.1f}–{high:.1f})':>13} {n / seconds:>9.1f} {ratio:>10} "
               f"{recall:>7} {grouping:>9} {wrong:>6} {rss:>7.0f}MB")
     print("\n'ingest is' = that pipeline's median seconds / ingest's (above 1: ingest is faster).")
+    if args.ingest or before:
+        print(f"ingest = {ingest}")
+    if before:
+        print(f"ingest before = {before}, {args.before_label or 'an earlier build'}")
 
 
 if __name__ == "__main__":
