@@ -4,7 +4,8 @@ import Catalog
 /// A ZBar image scanner. Every ZBar call is in this file and `DecodedSymbol.swift`.
 ///
 /// Not thread-safe: one thread at a time uses a scanner (a pool lends each to one worker).
-public final class BarcodeScanner {
+// @unchecked: ZBar's scanner has state; `Sendable` only lets a pool hand it from thread to thread.
+public final class BarcodeScanner: @unchecked Sendable {
     private let scanner: OpaquePointer
     private let symbologies: Set<Symbology>
 

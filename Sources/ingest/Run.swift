@@ -29,8 +29,7 @@ extension Ingest {
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
             let catalogue = try Catalogue(path: config.catalog, logger: logger)
-            let run = IngestRun(config: config, catalogue: catalogue, logger: logger)
-            run.onProgress = { progress?.update($0) }
+            let run = IngestRun(config: config, catalogue: catalogue, logger: logger) { progress?.update($0) }
             let summary = try run.run()
             progress?.finish()
             if !options.quiet || !summary.isClean {

@@ -34,9 +34,8 @@ extension Ingest {
             let (config, logger, catalogue) = try options.openCatalogue(progress: progress)
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
-            let thumbnailer = try Thumbnailer(config: config, catalogue: catalogue, logger: logger)
             let milestones = progress == nil ? ProgressMilestones(logger: logger) : nil
-            thumbnailer.onProgress = { update in
+            let thumbnailer = try Thumbnailer(config: config, catalogue: catalogue, logger: logger) { update in
                 progress?.update(update)
                 milestones?.record(update)
             }

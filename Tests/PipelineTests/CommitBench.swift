@@ -48,8 +48,21 @@ final class CommitBench {
     @discardableResult
     func commit() throws -> SetReport {
         let (set, results) = try analyse()
-        return try committer().commit(set, results: results, runId: nil)
+        return try commit(set, results)
     }
+
+    /// Groups, plans and commits analysed `results` as a run does, with a new committer.
+    func commit(_ set: PhotoSet, _ results: [PhotoOutcome]) throws -> SetReport {
+        try run.commit(set, results, runId: nil, committer: committer())
+    }
+
+    /// The plan a run makes for analysed `results`.
+    func plan(_ set: PhotoSet, _ results: [PhotoOutcome]) throws -> CommitPlan {
+        try run.plan(set, results, runId: nil, committer: committer())
+    }
+
+    /// A run over the bench's library.
+    var run: IngestRun { IngestRun(config: config, catalogue: catalogue, logger: logger) }
 
     /// Every file and folder (ending in `/`) below the work folder, without the catalogue's files;
     /// symbolic links not followed.

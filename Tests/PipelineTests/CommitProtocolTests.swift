@@ -23,11 +23,10 @@ final class CommitProtocolTests: XCTestCase {
     /// state is `expected`, with every photo catalogued once and nothing for `verify` to report.
     private func assertConverges(to expected: [String], originals: PipelineConfig.Originals = .move,
                                  line: UInt = #line,
-                                 crash: (CommitBench, SetCommitter.SetPlan, String) throws -> Void) throws {
+                                 crash: (CommitBench, CommitPlan, String) throws -> Void) throws {
         let bench = try CommitBench(for: self, originals: originals)
         let (set, results) = try bench.analyse()
-        let committer = bench.committer()
-        let plan = try committer.plan(set, results: results, runId: nil)
+        let plan = try bench.plan(set, results)
         let journal = try plan.journal.write(in: bench.layout.journal)
         try crash(bench, plan, journal)
 
@@ -128,7 +127,7 @@ final class CommitProtocolTests: XCTestCase {
     func testRecover_uncommittedJournalWhoseInboxOriginalVanished_putsTheOriginalBack() throws {
         let bench = try CommitBench(for: self)
         let (set, results) = try bench.analyse()
-        let plan = try bench.committer().plan(set, results: results, runId: nil)
+        let plan = try bench.plan(set, results)
         _ = try plan.journal.write(in: bench.layout.journal)
         try bench.committer().placeFiles(plan.journal)
         let first = plan.journal.entries[0]
@@ -162,7 +161,7 @@ final class CommitProtocolTests: XCTestCase {
         let (set, results) = try bench.analyse()
         try change(bench.path("inbox/shelf/IMG_0002.jpg"))
 
-        let report = try bench.committer().commit(set, results: results, runId: nil)
+        let report = try bench.commit(set, results)
         XCTAssertEqual(report.failed.count, 5, "every file of the set stays", line: line)
         XCTAssertTrue(report.failed.allSatisfy {
             $0.reason.contains("shelf/IMG_0002.jpg changed while being ingested, will be retried")
@@ -218,7 +217,7 @@ final class CommitProtocolTests: XCTestCase {
             return .rejected(photo.file, .changedWhileReading)
         }
 
-        let report = try bench.committer().commit(set, results: changed, runId: nil)
+        let report = try bench.commit(set, changed)
         XCTAssertEqual(report.failed.count, 5)
         XCTAssertTrue(report.failed.allSatisfy { $0.reason.contains("changed while being ingested, will be retried") })
         XCTAssertEqual(report.quarantined, [])
@@ -235,7 +234,7 @@ final class CommitProtocolTests: XCTestCase {
             return .rejected(photo.file, .notStaged(full))
         }
 
-        XCTAssertThrowsError(try bench.committer().commit(set, results: failing, runId: nil)) { error in
+        XCTAssertThrowsError(try bench.commit(set, failing)) { error in
             XCTAssertEqual(error as? FileOperationError, full)
         }
         XCTAssertEqual(bench.state.filter { !$0.hasPrefix("library/.staging/") }, before.filter { !$0.hasPrefix("library/.staging/") },

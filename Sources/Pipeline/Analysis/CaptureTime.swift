@@ -1,4 +1,5 @@
 import Catalog
+import Foundation
 
 /// When a photo was taken, and how sure we are of it.
 ///
@@ -19,6 +20,12 @@ public struct CaptureTime: Sendable, Equatable, Comparable {
         self.offsetSeconds = offsetSeconds
         self.hasFraction = hasFraction
         self.source = source
+    }
+
+    /// `date` as an exact instant shown in UTC (`2026-11-20T08:00:00Z`), for the times the catalogue
+    /// records itself; with `fraction`, to the millisecond.
+    public init(recording date: Date, fraction: Bool = false) {
+        self.init(utc: date.timeIntervalSince1970, offsetSeconds: 0, hasFraction: fraction, source: .fileTime)
     }
 
     public static func < (lhs: CaptureTime, rhs: CaptureTime) -> Bool { lhs.utc < rhs.utc }

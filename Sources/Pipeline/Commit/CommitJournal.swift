@@ -4,8 +4,8 @@ import Foundation
 /// once everything it names is done. A journal still present at start-up marks a commit a crash
 /// interrupted; it names every path the commit may have touched, so recovery can finish or undo it
 /// and remove the temporary files beside them (see docs/commit-protocol.md).
-struct CommitJournal: Codable {
-    struct Entry: Codable {
+struct CommitJournal: Codable, Sendable {
+    struct Entry: Codable, Sendable {
         /// Absolute inbox path of the original.
         var source: String
         /// Library-relative paths the original and thumbnail are placed at.
@@ -19,13 +19,13 @@ struct CommitJournal: Codable {
     }
 
     /// The set's `capture.json`: absolute inbox path, and library-relative path it is placed at.
-    struct Context: Codable {
+    struct Context: Codable, Sendable {
         var source: String
         var placed: String
     }
 
     /// A file of the set going to the quarantine (a reject or a duplicate), with its `.reason` note.
-    struct Aside: Codable {
+    struct Aside: Codable, Sendable {
         /// Absolute inbox path.
         var source: String
         /// Absolute path in the quarantine, which may lie outside the library.
@@ -57,9 +57,9 @@ struct CommitJournal: Codable {
 
     /// Journals left in `folder`, oldest name first.
     static func pending(in folder: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".json") }.sorted()
-            .map { (folder as NSString).appendingPathComponent($0) }
+        let entries = (try? Directory.entries(of: folder)) ?? []
+        return entries.filter { !$0.isHidden && $0.name.hasSuffix(".json") }
+            .map { (folder as NSString).appendingPathComponent($0.name) }
     }
 
     /// The journal at `path`; nil when it cannot be read or decoded.

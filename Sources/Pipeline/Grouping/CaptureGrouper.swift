@@ -1,20 +1,4 @@
-/// What the grouper needs to know of a photo.
-public protocol Groupable {
-    var groupingName: String { get }
-    var time: CaptureTime { get }
-    var primaryBarcode: BarcodeReading? { get }
-}
 
-extension AnalysedPhoto: Groupable {
-    public var groupingName: String { file.relativePath }
-}
-
-/// Photos of one set that make one product capture.
-public struct PhotoGroup<Item: Groupable> {
-    public var photos: [Item]
-    /// The capture's one barcode: the first primary barcode in time order. Other photos' hits stay on the photos.
-    public var barcode: BarcodeReading?
-}
 
 /// Splits a set's photos into product captures.
 ///

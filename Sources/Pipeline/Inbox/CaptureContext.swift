@@ -62,11 +62,3 @@ public struct CaptureContext: Sendable, Equatable {
                               note: try text("note"))
     }
 }
-
-/// A `capture.json` that cannot be used: the set is ingested without context and the sidecar left in the inbox.
-public struct CaptureContextError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var file: String
-    public var message: String
-
-    public var description: String { "\(file): \(message)" }
-}

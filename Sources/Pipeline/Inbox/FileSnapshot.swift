@@ -11,35 +11,25 @@ struct FileSnapshot {
 
     /// Reads a whole regular file without following a symbolic link and without blocking on a FIFO.
     static func read(_ path: String, maxBytes: Int64) throws(PhotoError) -> FileSnapshot {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ELOOP { throw .symbolicLink }
-            throw .unreadable(String(cString: strerror(errno)))
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        } catch {
+            throw error.code == ELOOP ? .symbolicLink : .unreadable(error.description)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile(kind: fileKind(info.st_mode)) }
+        return try file.closeAfter { () throws(PhotoError) in try read(file, maxBytes: maxBytes) }
+    }
+
+    private static func read(_ file: FileDescriptor, maxBytes: Int64) throws(PhotoError) -> FileSnapshot {
+        let info = try unreadable { () throws(Errno) in try file.status() }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile(kind: kind(of: info.st_mode)) }
         let size = Int64(info.st_size)
         guard size > 0 else { throw .empty }
         guard size <= maxBytes else { throw .tooLarge(bytes: size, limit: maxBytes) }
         var bytes = [UInt8](repeating: 0, count: Int(size))
-        var filled = 0
-        let failure: Int32? = bytes.withUnsafeMutableBytes { buffer -> Int32? in
-            while filled < buffer.count {
-                let n = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if n == 0 { break }
-                filled += n
-            }
-            return nil
-        }
-        if let failure { throw .unreadable(String(cString: strerror(failure))) }
-        var after = stat()
-        guard filled == bytes.count, fstat(fd, &after) == 0, after.st_size == info.st_size,
+        let filled = try unreadable { () throws(Errno) in try file.read(into: &bytes) }
+        let after = try unreadable { () throws(Errno) in try file.status() }
+        guard filled == bytes.count, after.st_size == info.st_size,
               after.st_mtim.tv_sec == info.st_mtim.tv_sec, after.st_mtim.tv_nsec == info.st_mtim.tv_nsec else {
             throw .changedWhileReading
         }
@@ -55,43 +45,26 @@ struct FileSnapshot {
 
     /// Lower-case hex SHA-256 of the bytes.
     var sha256: String { Digest.sha256(bytes) }
-}
 
-/// A short name for a non-regular file type, for reasons shown to the user.
-func fileKind(_ mode: mode_t) -> String {
-    switch mode & S_IFMT {
-    case S_IFDIR: "directory"
-    case S_IFLNK: "symbolic link"
-    case S_IFIFO: "FIFO"
-    case S_IFSOCK: "socket"
-    case S_IFCHR: "character device"
-    case S_IFBLK: "block device"
-    default: "special file"
-    }
-}
-
-/// What tells a file's content apart without reading it: writing changes the size or the modification
-/// time, replacing the file changes the inode. Recorded when a photo is read and compared before and
-/// after it is placed in the library, so a file that changed meanwhile is never committed with stale data.
-public struct FileIdentity: Codable, Sendable, Equatable {
-    public var size: Int64
-    public var modifiedSeconds: Int64
-    public var modifiedNanoseconds: Int64
-    public var device: UInt64
-    public var inode: UInt64
-
-    /// The identity of what is at `path` now (a symbolic link itself, not its target); nil when nothing is.
-    static func of(_ path: String) -> FileIdentity? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return FileIdentity(size: Int64(info.st_size), modifiedSeconds: Int64(info.st_mtim.tv_sec),
-                            modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), device: UInt64(info.st_dev),
-                            inode: UInt64(info.st_ino))
+    /// `body`'s result; its system error as the reason the file cannot be read.
+    private static func unreadable<T>(_ body: () throws(Errno) -> T) throws(PhotoError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .unreadable(error.description)
+        }
     }
 
-    /// Same size and modification time: the same bytes, also for a copy on another file system
-    /// (`FileOperations.copy` keeps the modification time).
-    func hasSameContent(as other: FileIdentity) -> Bool {
-        size == other.size && modifiedSeconds == other.modifiedSeconds && modifiedNanoseconds == other.modifiedNanoseconds
+    /// A short name for a non-regular file type, for reasons shown to the user.
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "directory"
+        case S_IFLNK: "symbolic link"
+        case S_IFIFO: "FIFO"
+        case S_IFSOCK: "socket"
+        case S_IFCHR: "character device"
+        case S_IFBLK: "block device"
+        default: "special file"
+        }
     }
 }

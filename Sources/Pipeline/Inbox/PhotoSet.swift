@@ -22,8 +22,14 @@ public struct PhotoSet: Sendable {
     /// inbox belong to no set and are left alone. A folder whose name is not UTF-8 comes back as a set
     /// without files that reports itself skipped, so the run summary names it.
     public static func sets(inInbox inbox: String) throws -> [PhotoSet] {
-        try entries(of: inbox)
-            .filter { !$0.name.hasPrefix(".") && $0.isDirectory }
+        let entries: [DirectoryEntry]
+        do {
+            entries = try Directory.entries(of: inbox)
+        } catch {
+            throw FileOperationError(operation: "list", path: inbox, code: error.code)
+        }
+        return try entries
+            .filter { !$0.isHidden && $0.isDirectory }
             .map { entry in
                 let folder = (inbox as NSString).appendingPathComponent(entry.name)
                 guard entry.isUTF8 else {
@@ -32,7 +38,6 @@ public struct PhotoSet: Sendable {
                 }
                 return try PhotoSet(name: entry.name, folder: folder)
             }
-            .sorted { $0.name < $1.name }
     }
 
     private init(name: String, folder: String, files: [InboxFile], ignored: [String], skipped: [FileReport]) {
@@ -52,82 +57,28 @@ public struct PhotoSet: Sendable {
         files = []
         ignored = []
         skipped = []
-        try collect(folder: folder, prefix: "", depth: 0)
-        files.sort { $0.relativePath < $1.relativePath }
-    }
-
-    private mutating func collect(folder: String, prefix: String, depth: Int) throws {
-        for entry in try Self.entries(of: folder) {
-            let relative = prefix.isEmpty ? entry.name : prefix + "/" + entry.name
-            let path = (folder as NSString).appendingPathComponent(entry.name)
-            if entry.name.hasPrefix(".") {
+        try Directory.walk(folder) { entry, relative, depth in
+            let path = (folder as NSString).appendingPathComponent(relative)
+            if entry.isHidden {
                 ignored.append(relative)
             } else if !entry.isUTF8 {
                 skipped.append(FileReport(path: "\(name)/\(relative)", reason: Self.notUTF8, keptAt: path))
-            } else if prefix.isEmpty && entry.name == CaptureContext.fileName && !entry.isDirectory {
+            } else if depth == 0 && entry.name == CaptureContext.fileName && !entry.isDirectory {
                 contextFile = path
             } else if entry.isDirectory {
-                if depth + 1 < Self.maximumDepth {
-                    try collect(folder: path, prefix: relative, depth: depth + 1)
-                } else {
+                guard depth + 1 < Self.maximumDepth else {
                     skipped.append(FileReport(
                         path: "\(name)/\(relative)/",
                         reason: "folder nested deeper than \(Self.maximumDepth) levels; left in place with all it holds",
                         keptAt: path))
+                    return false
                 }
+                return true
             } else {
                 files.append(InboxFile(setName: name, relativePath: relative, absolutePath: path))
             }
+            return false
         }
-    }
-
-    private struct Entry {
-        var name: String
-        var isDirectory: Bool
-        /// False for a name that is not valid UTF-8: it cannot be carried safely through the pipeline,
-        /// and `name` shows its invalid bytes as `\xFF`.
-        var isUTF8: Bool
-    }
-
-    /// A folder's entries by lstat (links are not followed).
-    private static func entries(of folder: String) throws -> [Entry] {
-        guard let stream = opendir(folder) else {
-            throw FileOperationError(operation: "list", path: folder, code: errno)
-        }
-        defer { closedir(stream) }
-        var result: [Entry] = []
-        while let entry = readdir(stream) {
-            let raw = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            guard raw != [46], raw != [46, 46] else { continue }
-            var info = stat()
-            let found = (raw + [0]).withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { fstatat(dirfd(stream), $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
-            }
-            let isDirectory = found == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-            let name = String(validating: raw, as: UTF8.self)
-            result.append(Entry(name: name ?? escapingInvalidUTF8(raw), isDirectory: isDirectory, isUTF8: name != nil))
-        }
-        return result
-    }
-}
-
-/// `bytes` as text, each byte that is not part of valid UTF-8 written as `\xFF`: a name a person can
-/// read and find, though it cannot be used to open the file.
-func escapingInvalidUTF8(_ bytes: [UInt8]) -> String {
-    var text = ""
-    var parser = Unicode.UTF8.ForwardParser()
-    var iterator = bytes.makeIterator()
-    var position = 0
-    while true {
-        switch parser.parseScalar(from: &iterator) {
-        case .valid(let encoded):
-            text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
-            position += encoded.count
-        case .error(let length):
-            text += bytes[position ..< position + length].map { "\\x" + String($0, radix: 16, uppercase: true) }.joined()
-            position += length
-        case .emptyInput:
-            return text
-        }
+        files.sort { $0.relativePath < $1.relativePath }
     }
 }

@@ -1,18 +1,20 @@
 import Foundation
+import Synchronization
 
 /// The exclusive right to change a library: an `flock` on `<library>/.lock`, holding the holder's
 /// process id, so that two `ingest run` or `ingest watch` processes never work on one library.
 ///
 /// The kernel releases the lock when the process ends, however it ends; `release()` lets it go
 /// earlier. The file itself stays, so that a waiting process always locks the same file.
-public final class LibraryLock: @unchecked Sendable {
+public final class LibraryLock: Sendable {
     /// The lock file.
     public let path: String
-    private var descriptor: Int32
+    /// The open lock file while the lock is held; nil once released.
+    private let descriptor: Mutex<FileDescriptor?>
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: FileDescriptor) {
         self.path = path
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
     }
 
     deinit { release() }
@@ -28,59 +30,45 @@ public final class LibraryLock: @unchecked Sendable {
     public static func acquire(library: String, wait: Bool, waiting: (Int32?) -> Void = { _ in }) throws -> LibraryLock {
         let path = path(library: library)
         try FileOperations.makeDirectories(library)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw FileOperationError(operation: "open the lock file", path: path, code: errno) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            guard code == EWOULDBLOCK else {
-                close(descriptor)
-                throw FileOperationError(operation: "lock", path: path, code: code)
-            }
-            let holder = Self.holder(descriptor)
-            guard wait else {
-                close(descriptor)
-                throw LibraryLockError(path: path, holder: holder)
-            }
-            waiting(holder)
-            while flock(descriptor, LOCK_EX) != 0 {
-                guard errno == EINTR else {
-                    let code = errno
-                    close(descriptor)
-                    throw FileOperationError(operation: "lock", path: path, code: code)
-                }
-            }
+        let file = try FileOperations.attempt("open the lock file", path) { () throws(Errno) in
+            try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOFOLLOW)
         }
-        let pid = Array("\(getpid())\n".utf8)
-        if ftruncate(descriptor, 0) == 0 {
-            _ = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        do {
+            try take(file, path: path, wait: wait, waiting: waiting)
+        } catch {
+            file.close()
+            throw error
         }
-        return LibraryLock(path: path, descriptor: descriptor)
+        try? file.truncate(to: 0)
+        try? file.write(Array("\(getpid())\n".utf8), at: 0)
+        return LibraryLock(path: path, descriptor: file)
     }
 
-    /// Lets the lock go; a second call does nothing.
+    /// Locks `file`, waiting for the holder when `wait` is true.
+    private static func take(_ file: FileDescriptor, path: String, wait: Bool, waiting: (Int32?) -> Void) throws {
+        do {
+            try file.lock(LOCK_EX | LOCK_NB)
+        } catch where error.code == EWOULDBLOCK {
+            let holder = Self.holder(file)
+            guard wait else { throw LibraryLockError(path: path, holder: holder) }
+            waiting(holder)
+            try FileOperations.attempt("lock", path) { () throws(Errno) in try file.lock(LOCK_EX) }
+        } catch {
+            throw FileOperationError(operation: "lock", path: path, code: error.code)
+        }
+    }
+
+    /// Lets the lock go; a second call does nothing. Thread-safe.
     public func release() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { file in
+            file?.close()
+            file = nil
+        }
     }
 
     /// The process id the holder wrote into the lock file, when it can be read.
-    private static func holder(_ descriptor: Int32) -> Int32? {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        return Int32(String(decoding: bytes.prefix(count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-}
-
-/// Another process holds the library's lock: the lock file and, when known, its holder's process id.
-public struct LibraryLockError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var holder: Int32?
-
-    public var description: String {
-        let who = holder.map { "process \($0)" } ?? "another process"
-        return "the library is in use by \(who) (lock file \(path)): another ingest run or watch is working on it; "
-            + "try again when it has finished, or pass --wait"
+    private static func holder(_ file: FileDescriptor) -> Int32? {
+        guard let bytes = try? file.read(count: 32, at: 0), !bytes.isEmpty else { return nil }
+        return Int32(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

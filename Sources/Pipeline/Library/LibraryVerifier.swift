@@ -121,20 +121,11 @@ public final class LibraryVerifier {
     /// what is not checked.
     private func filesInLibrary() throws -> [String] {
         var found: [String] = []
-        func walk(_ relative: String) throws {
-            let folder = relative.isEmpty ? config.library : layout.absolute(relative)
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-                let path = relative.isEmpty ? name : relative + "/" + name
-                if relative.isEmpty && isUnchecked(name) { continue }
-                var info = stat()
-                if lstat(layout.absolute(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                    try walk(path)
-                } else {
-                    found.append(path)
-                }
-            }
+        try Directory.walk(config.library) { entry, path, depth in
+            if depth == 0 && isUnchecked(entry.name) { return false }
+            if !entry.isDirectory { found.append(path) }
+            return true
         }
-        try walk("")
         return found.sorted()
     }
 
@@ -145,36 +136,4 @@ public final class LibraryVerifier {
         return name == ".staging" || name == ".journal" || name.hasPrefix("catalog.sqlite") || name.hasSuffix(".lock")
             || (catalogueHere && name.hasPrefix(catalogueName))
     }
-}
-
-/// One way the library and the catalogue disagree.
-public struct LibraryProblem: Sendable, Equatable {
-    public enum Kind: String, Sendable {
-        case missingOriginal = "missing original"
-        case changedOriginal = "changed original"
-        case missingThumbnail = "missing thumbnail"
-        case wrongThumbnail = "wrong thumbnail"
-        case missingContext = "missing capture.json"
-        case unreferenced = "unreferenced file"
-    }
-
-    public var kind: Kind
-    /// The file, relative to the library.
-    public var path: String
-    public var detail: String
-    /// What `LibraryVerifier.repair(_:)` did about it; nil while it is not repaired.
-    public var repair: String?
-}
-
-/// What `LibraryVerifier` found.
-public struct LibraryReport: Sendable {
-    /// Catalogued photos checked, and files found in the library.
-    public var photos: Int
-    public var files: Int
-    public var problems: [LibraryProblem]
-
-    /// The problems no repair has fixed.
-    public var unrepaired: [LibraryProblem] { problems.filter { $0.repair == nil } }
-    /// The library matches the catalogue, or every difference was repaired.
-    public var isClean: Bool { unrepaired.isEmpty }
 }

@@ -8,20 +8,22 @@ import Logging
 /// Each original is decoded with libvips' shrink-on-load, turned upright per its EXIF orientation and
 /// encoded as the ingest does; the thumbnail file is replaced atomically (a crash leaves the old one or
 /// the new one), then its size is recorded in the catalogue. Photos are processed by `workers` threads.
-public final class Thumbnailer: @unchecked Sendable {
+public final class Thumbnailer: Sendable {
     private let config: PipelineConfig
     private let catalogue: Catalogue
     private let logger: Logger
     private let layout: LibraryLayout
+    private let onProgress: @Sendable (RunProgress) -> Void
 
-    /// Called from worker threads after each photo; must be quick and thread-safe.
-    public var onProgress: (@Sendable (RunProgress) -> Void)?
-
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) throws {
+    /// - Parameter onProgress: called from worker threads after each photo; must be quick and thread-safe.
+    /// - Throws: `ImageError` when the image libraries cannot start.
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger,
+                onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) throws {
         try ImageLibraries.start()
         self.config = config
         self.catalogue = catalogue
         self.logger = logger
+        self.onProgress = onProgress
         layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
     }
 
@@ -43,7 +45,7 @@ public final class Thumbnailer: @unchecked Sendable {
         let started = Date()
         let counter = ProgressCounter(photos: photos.count, started: started)
         let failures = WorkerPool.map(photos, workers: config.workers) { photo -> FileReport? in
-            defer { onProgress?(counter.photoDone()) }
+            defer { onProgress(counter.photoDone()) }
             do {
                 try regenerate(photo, width: width ?? photo.thumbWidth)
                 return nil
@@ -73,13 +75,4 @@ public final class Thumbnailer: @unchecked Sendable {
         try FileOperations.replace(path, with: thumbnail.jpeg)
         try catalogue.recordThumbnail(photoId: photo.id, width: thumbnail.width, height: thumbnail.height)
     }
-}
-
-/// What a thumbnail regeneration did.
-public struct ThumbnailReport: Sendable {
-    /// Thumbnails written and recorded.
-    public var made: Int
-    /// Thumbnails that could not be made (`path` is the thumbnail's, library-relative).
-    public var failed: [FileReport]
-    public var seconds: Double
 }

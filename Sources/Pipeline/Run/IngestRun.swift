@@ -2,27 +2,36 @@ import Catalog
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
-/// One sweep of the inbox: every set is analysed, grouped and committed.
+/// One sweep of the inbox: every set goes through the stages in order — analyse each photo, group
+/// the set's new photos into captures, plan the set's commit, commit it.
 ///
-/// A bounded pool of `workers` analyses photos concurrently, one serial writer queue commits whole
-/// sets in inbox order while the next set is being analysed. At most `workers` photos are decoded
-/// and at most two analysed sets wait for the writer, so memory stays bounded whatever the inbox size.
-public final class IngestRun {
+/// A bounded pool of `workers` analyses photos concurrently; one serial writer queue groups, plans
+/// and commits whole sets in inbox order while the next set is being analysed. At most `workers`
+/// photos are decoded and at most two analysed sets wait for the writer, so memory stays bounded
+/// whatever the inbox size.
+public final class IngestRun: Sendable {
     private let config: PipelineConfig
     private let catalogue: Catalogue
     private let logger: Logger
     private let layout: LibraryLayout
-    private let stopRequest = StopRequest()
+    private let grouper: CaptureGrouper
+    private let planner: CommitPlanner
+    private let stopRequested = Atomic(false)
+    /// Called from worker threads after each photo and each set.
+    private let onProgress: @Sendable (RunProgress) -> Void
 
-    /// Called from worker threads after each photo; must be quick and thread-safe.
-    public var onProgress: (@Sendable (RunProgress) -> Void)?
-
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) {
+    /// - Parameter onProgress: called from worker threads after each photo; must be quick and thread-safe.
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger,
+                onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
         self.config = config
         self.catalogue = catalogue
         self.logger = logger
+        self.onProgress = onProgress
         layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
+        grouper = CaptureGrouper(gapSeconds: config.groupGapSeconds, mode: config.grouping)
+        planner = CommitPlanner(layout: layout, originals: config.originals)
     }
 
     /// Sweeps the whole inbox. Throws when the run cannot start (inbox unreadable, library not
@@ -39,64 +48,103 @@ public final class IngestRun {
         try committer.recover()
         let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging)
         let sets = sets.filter { !$0.files.isEmpty || !$0.skipped.isEmpty }
-        let progress = ProgressCounter(photos: sets.reduce(0) { $0 + $1.files.count }, sets: sets.count, started: started)
+        let photos = sets.reduce(0) { $0 + $1.files.count }
         var run = try catalogue.startRun(inbox: config.inbox, startedAt: Self.timestamp(started))
-        logger.info("run started", metadata: ["inbox": "\(config.inbox)", "sets": "\(sets.count)",
-                                              "photos": "\(sets.reduce(0) { $0 + $1.files.count })"])
+        logger.info("run started", metadata: ["inbox": "\(config.inbox)", "sets": "\(sets.count)", "photos": "\(photos)"])
 
+        let progress = ProgressCounter(photos: photos, sets: sets.count, started: started)
         let state = RunState()
-        let analyse = DispatchQueue(label: "ingest.analyse", attributes: .concurrent)
+        let workers = WorkerPool(label: "ingest.analyse", workers: config.workers)
         let writer = DispatchQueue(label: "ingest.commit")
-        let photoSlots = DispatchSemaphore(value: max(1, config.workers))
         let setSlots = DispatchSemaphore(value: 2)
         let allCommitted = DispatchGroup()
-
+        let runId = run.id
         for set in sets {
             setSlots.wait()
-            if state.stopReason != nil || stopRequest.isRequested {
+            guard state.stopReason == nil, !stopRequested.load(ordering: .relaxed) else {
                 setSlots.signal()
                 break
             }
             let setStarted = Date()
-            let results = ResultSlots(files: set.files)
-            let analysed = DispatchGroup()
-            for (index, file) in set.files.enumerated() {
-                photoSlots.wait()
-                analysed.enter()
-                analyse.async {
-                    results.store(analyzer.analyse(file, catalogued: self.catalogue.photo(withSHA256:)), at: index)
-                    photoSlots.signal()
-                    self.onProgress?(progress.photoDone())
-                    analysed.leave()
-                }
-            }
+            let outcomes = analyse(set, on: workers, with: analyzer, progress: progress)
             allCommitted.enter()
-            analysed.notify(queue: writer) { [self] in
+            outcomes.analysed.notify(queue: writer) { [self] in
                 defer {
                     setSlots.signal()
                     allCommitted.leave()
                 }
-                guard state.stopReason == nil else {
-                    results.all.forEach { if case .analysed(let photo) = $0 { unlink(photo.thumbnail.path) } }
-                    return
-                }
-                do {
-                    var report = try committer.commit(set, results: results.all, runId: run.id)
-                    report.seconds = Date().timeIntervalSince(setStarted)
-                    log(report)
-                    state.add(report)
-                    onProgress?(progress.setDone())
-                } catch {
-                    logger.critical("run stopped", metadata: ["set": "\(set.name)", "error": "\(error)"])
-                    state.stop(because: "\(error)")
-                }
+                commitStage(set, outcomes.all, runId: runId, started: setStarted, committer: committer,
+                            state: state, progress: progress)
             }
         }
         allCommitted.wait()
-
         var summary = state.summary
-        summary.interrupted = stopRequest.isRequested && summary.sets.count < sets.count
+        summary.interrupted = stopRequested.load(ordering: .relaxed) && summary.sets.count < sets.count
         summary.seconds = Date().timeIntervalSince(started)
+        try finish(&run, summary: &summary)
+        return summary
+    }
+
+    /// Asks a running `run` to take no new set; sets being analysed or committed finish. Thread-safe.
+    public func requestStop() {
+        stopRequested.store(true, ordering: .relaxed)
+    }
+
+    // MARK: Stages
+
+    /// Stage 1: analyses the set's photos on the worker pool, at most `workers` at a time.
+    private func analyse(_ set: PhotoSet, on workers: WorkerPool, with analyzer: PhotoAnalyzer,
+                         progress: ProgressCounter) -> SetOutcomes {
+        let outcomes = SetOutcomes(files: set.files)
+        for (index, file) in set.files.enumerated() {
+            workers.start(in: outcomes.analysed) { [self] in
+                outcomes.store(analyzer.analyse(file, catalogued: catalogue.photo(withSHA256:)), at: index)
+                onProgress(progress.photoDone())
+            }
+        }
+        return outcomes
+    }
+
+    /// Stages 2 to 4 on the writer queue, with the run's bookkeeping: the set's report, or the
+    /// reason the run must stop.
+    private func commitStage(_ set: PhotoSet, _ outcomes: [PhotoOutcome], runId: Int64?, started: Date,
+                             committer: SetCommitter, state: RunState, progress: ProgressCounter) {
+        guard state.stopReason == nil else {
+            outcomes.stagedThumbnails.forEach { unlink($0) }
+            return
+        }
+        do {
+            var report = try commit(set, outcomes, runId: runId, committer: committer)
+            report.seconds = Date().timeIntervalSince(started)
+            log(report)
+            state.add(report)
+            onProgress(progress.setDone())
+        } catch {
+            logger.critical("run stopped", metadata: ["set": "\(set.name)", "error": "\(error)"])
+            state.stop(because: "\(error)")
+        }
+    }
+
+    /// Stages 2 to 4 for one analysed set: group its new photos, plan its commit, commit it. A set
+    /// with a file that changed while it was read waits in the inbox for the next run. Throws only
+    /// what must stop the run.
+    func commit(_ set: PhotoSet, _ outcomes: [PhotoOutcome], runId: Int64?, committer: SetCommitter) throws -> SetReport {
+        if let reason = try CommitPlanner.reasonToWait(outcomes) {
+            logger.warning("set not committed, it stays in the inbox", metadata: ["set": "\(set.name)", "reason": "\(reason)"])
+            return committer.keepInInbox(set, thumbnails: outcomes.stagedThumbnails, reason: reason)
+        }
+        return try committer.commit(try plan(set, outcomes, runId: runId, committer: committer))
+    }
+
+    /// Stages 2 and 3: sorts out the set's new photos, groups them into captures, and plans the commit.
+    func plan(_ set: PhotoSet, _ outcomes: [PhotoOutcome], runId: Int64?, committer: SetCommitter) throws -> CommitPlan {
+        let triage = planner.triage(outcomes, known: try committer.knownPhotos(among: outcomes))
+        let captures = grouper.group(triage.newPhotos)
+        return planner.plan(set, triage: triage, captures: captures, context: set.readContext(), runId: runId)
+    }
+
+    /// Records the run's end and counts in the catalogue.
+    private func finish(_ run: inout Run, summary: inout RunSummary) throws {
         run.finishedAt = Self.timestamp(Date())
         run.sets = summary.sets.count
         run.captures = summary.captures
@@ -111,12 +159,6 @@ public final class IngestRun {
             logger.error("the run's end could not be recorded", metadata: ["error": "\(error)"])
             summary.stoppedEarly = summary.stoppedEarly ?? "\(error)"
         }
-        return summary
-    }
-
-    /// Asks a running `run` to take no new set; sets being analysed or committed finish. Thread-safe.
-    public func requestStop() {
-        stopRequest.request()
     }
 
     private func log(_ report: SetReport) {
@@ -129,82 +171,6 @@ public final class IngestRun {
     }
 
     static func timestamp(_ date: Date) -> String {
-        CaptureTime(utc: date.timeIntervalSince1970, offsetSeconds: 0, hasFraction: true, source: .fileTime).iso8601
-    }
-}
-
-/// The analyses of one set, filled in by the workers in any order.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [PhotoOutcome?]
-    private let files: [InboxFile]
-
-    init(files: [InboxFile]) {
-        self.files = files
-        slots = Array(repeating: nil, count: files.count)
-    }
-
-    func store(_ result: PhotoOutcome, at index: Int) {
-        lock.lock()
-        slots[index] = result
-        lock.unlock()
-    }
-
-    /// Every result, in file order; call once all workers have finished.
-    var all: [PhotoOutcome] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.enumerated().map { $1 ?? .rejected(files[$0], .library("not analysed")) }
-    }
-}
-
-/// What the writer has done so far, shared with the loop that feeds the workers.
-private final class RunState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reports: [SetReport] = []
-    private var reason: String?
-
-    var stopReason: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return reason
-    }
-
-    func stop(because reason: String) {
-        lock.lock()
-        self.reason = self.reason ?? reason
-        lock.unlock()
-    }
-
-    func add(_ report: SetReport) {
-        lock.lock()
-        reports.append(report)
-        lock.unlock()
-    }
-
-    var summary: RunSummary {
-        lock.lock()
-        defer { lock.unlock() }
-        var summary = RunSummary()
-        summary.sets = reports
-        summary.stoppedEarly = reason
-        return summary
-    }
-}
-
-private final class StopRequest: @unchecked Sendable {
-    private let lock = NSLock()
-    private var requested = false
-
-    var isRequested: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return requested
-    }
-
-    func request() {
-        lock.lock()
-        requested = true
-        lock.unlock()
+        CaptureTime(recording: date, fraction: true).iso8601
     }
 }

@@ -1,26 +1,40 @@
 import Dispatch
-import Foundation
+import Synchronization
 
-/// A bounded number of Dispatch threads working through a list, as the ingest's analysis pool does.
-enum WorkerPool {
+/// A bounded number of Dispatch threads: at most `workers` pieces of work run at once.
+final class WorkerPool: Sendable {
+    private let queue: DispatchQueue
+    private let slots: DispatchSemaphore
+
+    init(label: String, workers: Int) {
+        queue = DispatchQueue(label: label, attributes: .concurrent)
+        slots = DispatchSemaphore(value: max(1, workers))
+    }
+
+    /// Starts `work` on the pool as a member of `group`, once a worker is free: until then the
+    /// caller waits, so work is never queued faster than it is done.
+    func start(in group: DispatchGroup, _ work: @escaping @Sendable () -> Void) {
+        slots.wait()
+        group.enter()
+        queue.async { [slots] in
+            work()
+            slots.signal()
+            group.leave()
+        }
+    }
+
     /// `body` applied to every item, at most `workers` at a time; the results come back in item order.
-    static func map<Item, Result>(_ items: [Item], workers: Int, _ body: (Item) -> Result) -> [Result] {
-        let lock = NSLock()
-        var results = [Result?](repeating: nil, count: items.count)
-        var next = 0
+    static func map<Item, Result: Sendable>(_ items: [Item], workers: Int, _ body: (Item) -> Result) -> [Result] {
+        let next = Atomic(0)
+        let results = Mutex([Result?](repeating: nil, count: items.count))
         DispatchQueue.concurrentPerform(iterations: max(1, min(workers, items.count))) { _ in
             while true {
-                lock.lock()
-                let index = next
-                next += 1
-                lock.unlock()
+                let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < items.count else { return }
                 let result = body(items[index])
-                lock.lock()
-                results[index] = result
-                lock.unlock()
+                results.withLock { $0[index] = result }
             }
         }
-        return results.map { $0! }
+        return results.withLock { $0.map { $0! } }
     }
 }

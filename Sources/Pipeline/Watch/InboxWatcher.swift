@@ -7,6 +7,8 @@ import Logging
 /// the kernel dropped events (the caller then sweeps the inbox). Folders created or moved in are
 /// watched as they appear. One thread calls `waitForChanges(timeout:)`; `wake()` may come from any.
 /// Every inotify and poll call of the package is in this file.
+// @unchecked: one thread owns the watch table and reads events; `wake()`, from any thread, only
+// writes a byte to a pipe.
 public final class InboxWatcher: @unchecked Sendable {
     /// One thing that happened below the inbox.
     public enum Change: Equatable, Sendable {
@@ -24,9 +26,9 @@ public final class InboxWatcher: @unchecked Sendable {
     /// The file name that marks a set as complete (`.ready`).
     public let readyMarker: String
     private let logger: Logger
-    private let events: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let events: FileDescriptor
+    private let wakeRead: FileDescriptor
+    private let wakeWrite: FileDescriptor
     /// Folder of each watch, relative to the inbox ("" is the inbox itself), and the reverse.
     private var folders: [Int32: String] = [:]
     private var watches: [String: Int32] = [:]
@@ -41,18 +43,20 @@ public final class InboxWatcher: @unchecked Sendable {
         self.inbox = inbox
         self.readyMarker = readyMarker
         self.logger = logger
-        events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        let events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         var ends: [Int32] = [-1, -1]
         guard events >= 0, pipe(&ends) == 0 else {
             let code = errno
-            if events >= 0 { close(events) }
+            if events >= 0 { FileDescriptor(rawValue: events).close() }
             throw InboxWatchError(path: inbox, message: "cannot start watching: \(Self.reason(code))")
         }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
-        _ = fcntl(wakeWrite, F_SETFL, O_NONBLOCK)
+        self.events = FileDescriptor(rawValue: events)
+        wakeRead = FileDescriptor(rawValue: ends[0])
+        wakeWrite = FileDescriptor(rawValue: ends[1])
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
         let watch = inotify_add_watch(events, inbox, Self.mask)
         guard watch >= 0 else {
             throw InboxWatchError(path: inbox, message: "cannot watch the inbox: \(Self.reason(errno))")
@@ -63,7 +67,7 @@ public final class InboxWatcher: @unchecked Sendable {
     }
 
     deinit {
-        [events, wakeRead, wakeWrite].forEach { close($0) }
+        [events, wakeRead, wakeWrite].forEach { $0.close() }
     }
 
     /// How many folders are watched, the inbox included.
@@ -75,7 +79,7 @@ public final class InboxWatcher: @unchecked Sendable {
         var seen = Set<String>()
         watchTree("", seen: &seen)
         for (folder, watch) in watches where !seen.contains(folder) && folders[watch] == folder {
-            inotify_rm_watch(events, watch)
+            inotify_rm_watch(events.rawValue, watch)
             forgetWatch(watch)
         }
     }
@@ -83,30 +87,29 @@ public final class InboxWatcher: @unchecked Sendable {
     /// Waits up to `timeout` seconds (infinity: no limit) for changes and returns them in order;
     /// empty when the time ran out or `wake()` was called. Throws when the inbox itself went away.
     public func waitForChanges(timeout: Double) throws -> [Change] {
-        var polls = [pollfd(fd: events, events: Int16(POLLIN), revents: 0),
-                     pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        var polls = [pollfd(fd: events.rawValue, events: Int16(POLLIN), revents: 0),
+                     pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)]
         let milliseconds = timeout.isFinite ? Int32(min(max(0, (timeout * 1000).rounded(.up)), 86_400_000)) : -1
         guard poll(&polls, 2, milliseconds) >= 0 || errno == EINTR else {
             throw InboxWatchError(path: inbox, message: "cannot wait for changes: \(Self.reason(errno))")
         }
         if polls[1].revents != 0 {
-            _ = buffer.withUnsafeMutableBytes { read(wakeRead, $0.baseAddress, $0.count) }
+            _ = try? wakeRead.readAvailable(into: &buffer)
         }
         return polls[0].revents != 0 ? try readChanges() : []
     }
 
     /// Makes a waiting (or the next) `waitForChanges(timeout:)` return at once. Thread-safe.
     public func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        // A full pipe already holds a wake-up: nothing is lost when this write fails.
+        try? wakeWrite.write(all: [1])
     }
 
     /// Everything the kernel has queued, translated.
     private func readChanges() throws -> [Change] {
         var changes: [Change] = []
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(events, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            let count = (try? events.readAvailable(into: &buffer)) ?? 0
             guard count > 0 else { break }
             // struct inotify_event: wd, mask, cookie, len, then len bytes of NUL-padded name.
             let raw = buffer.withUnsafeBytes { bytes in
@@ -170,39 +173,43 @@ public final class InboxWatcher: @unchecked Sendable {
     }
 
     private func watchTree(_ folder: String, seen: inout Set<String>) {
-        let path = folder.isEmpty ? inbox : (inbox as NSString).appendingPathComponent(folder)
-        if !folder.isEmpty {
-            let watch = inotify_add_watch(events, path, Self.mask)
-            guard watch >= 0 else {
-                if errno != ENOENT && errno != ENOTDIR {
-                    logger.warning("cannot watch a folder; the periodic sweep still finds its set",
-                                   metadata: ["folder": "\(path)", "error": "\(Self.reason(errno))"])
-                }
-                return
-            }
-            // The same folder under a new name (a rename the events did not show) keeps its watch.
-            if let old = folders[watch], old != folder { watches[old] = nil }
-            folders[watch] = folder
-            watches[folder] = watch
-        }
+        if !folder.isEmpty { guard addWatch(folder) else { return } }
         seen.insert(folder)
+        let root = folder.isEmpty ? inbox : (inbox as NSString).appendingPathComponent(folder)
         let depth = folder.isEmpty ? 0 : folder.split(separator: "/").count
-        guard depth < PhotoSet.maximumDepth,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
-        for name in names where !(folder.isEmpty && name.hasPrefix(".")) {
-            var info = stat()
-            let child = (path as NSString).appendingPathComponent(name)
-            if lstat(child, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                watchTree(folder.isEmpty ? name : folder + "/" + name, seen: &seen)
-            }
+        try? Directory.walk(root) { entry, relative, level in
+            guard entry.isDirectory, !(folder.isEmpty && level == 0 && entry.isHidden),
+                  depth + level + 1 <= PhotoSet.maximumDepth else { return false }
+            let path = folder.isEmpty ? relative : folder + "/" + relative
+            guard addWatch(path) else { return false }
+            seen.insert(path)
+            return true
         }
+    }
+
+    /// Watches `folder` (relative to the inbox); false when it cannot be watched.
+    private func addWatch(_ folder: String) -> Bool {
+        let path = (inbox as NSString).appendingPathComponent(folder)
+        let watch = inotify_add_watch(events.rawValue, path, Self.mask)
+        guard watch >= 0 else {
+            if errno != ENOENT && errno != ENOTDIR {
+                logger.warning("cannot watch a folder; the periodic sweep still finds its set",
+                               metadata: ["folder": "\(path)", "error": "\(Self.reason(errno))"])
+            }
+            return false
+        }
+        // The same folder under a new name (a rename the events did not show) keeps its watch.
+        if let old = folders[watch], old != folder { watches[old] = nil }
+        folders[watch] = folder
+        watches[folder] = watch
+        return true
     }
 
     /// Stops watching `folder` and everything below it (it moved away; its watches would report
     /// changes under the old name).
     private func unwatch(_ folder: String) {
         for (path, watch) in watches where path == folder || path.hasPrefix(folder + "/") {
-            inotify_rm_watch(events, watch)
+            inotify_rm_watch(events.rawValue, watch)
             forgetWatch(watch)
         }
     }
@@ -219,12 +226,4 @@ public final class InboxWatcher: @unchecked Sendable {
         default: String(cString: strerror(code))
         }
     }
-}
-
-/// Watching the inbox failed: the folder, and what went wrong.
-public struct InboxWatchError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var message: String
-
-    public var description: String { "\(path): \(message)" }
 }

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Logging
+import Synchronization
 
 /// `ingest watch`: ingests each photo set as soon as it is complete, until asked to stop.
 ///
@@ -9,14 +10,15 @@ import Logging
 /// by `readyMarker`. Complete sets go through an `IngestRun`, several at a time when they settle
 /// together. At start-up, every `rescanSeconds` and after lost events the inbox is swept for sets the
 /// events did not show. The caller must hold the `LibraryLock`.
+// @unchecked: `run()` alone drives the tracker and the runs, on its own thread; other threads only
+// call `requestStop()`, which touches the atomic flag, the run's own stop and the watcher's wake-up.
 public final class IngestWatch: @unchecked Sendable {
     private let config: PipelineConfig
     private let logger: Logger
     private let watcher: InboxWatcher
     private let ingest: IngestRun
     private var tracker: SettleTracker
-    private let stopLock = NSLock()
-    private var stopRequested = false
+    private let stopRequested = Atomic(false)
 
     /// Starts watching the inbox; sets are ingested once `run()` is called. Throws
     /// `InboxWatchError` when the inbox cannot be watched.
@@ -57,9 +59,7 @@ public final class IngestWatch: @unchecked Sendable {
 
     /// Takes no new set; sets being analysed or committed finish and `run()` returns. Thread-safe.
     public func requestStop() {
-        stopLock.lock()
-        stopRequested = true
-        stopLock.unlock()
+        stopRequested.store(true, ordering: .relaxed)
         ingest.requestStop()
         watcher.wake()
     }
@@ -69,11 +69,7 @@ public final class IngestWatch: @unchecked Sendable {
         ProcessInfo.processInfo.systemUptime
     }
 
-    private var isStopRequested: Bool {
-        stopLock.lock()
-        defer { stopLock.unlock() }
-        return stopRequested
-    }
+    private var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
 
     /// Feeds events to the tracker, listing each changed set once; true when events were lost.
     private func note(_ changes: [InboxWatcher.Change], at time: Double) -> Bool {
@@ -103,12 +99,12 @@ public final class IngestWatch: @unchecked Sendable {
     private func sweep(at time: Double) {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: config.inbox).filter { !$0.hasPrefix(".") }
+            names = try Directory.entries(of: config.inbox).filter { !$0.isHidden }.map(\.name)
         } catch {
             logger.error("cannot sweep the inbox", metadata: ["inbox": "\(config.inbox)", "error": "\(error)"])
             return
         }
-        for name in names.sorted() {
+        for name in names {
             guard let set = try? photoSet(name) else { continue }
             tracker.noteSwept(set: name, at: time, stamps: SetStamps(of: set))
             if !set.files.isEmpty, FileOperations.exists(markerPath(set)) { tracker.noteMarker(set: name) }
@@ -163,11 +159,4 @@ public final class IngestWatch: @unchecked Sendable {
     private func markerPath(_ set: PhotoSet) -> String {
         (set.folder as NSString).appendingPathComponent(config.readyMarker)
     }
-}
-
-/// Watching had to stop: what happened, and what became of the sets.
-public struct IngestWatchError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-
-    public var description: String { message }
 }

@@ -1,11 +1,10 @@
-import Foundation
 import Catalog
 import Imaging
+import Synchronization
 
 /// ZBar scanners for the workers: one per concurrent use, reused across photos.
-final class ScannerPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var idle: [BarcodeScanner] = []
+final class ScannerPool: Sendable {
+    private let idle = Mutex<[BarcodeScanner]>([])
     private let symbologies: Set<Symbology>
     private let density: Int
     private let rowsOnly: Bool
@@ -16,15 +15,11 @@ final class ScannerPool: @unchecked Sendable {
         self.rowsOnly = rowsOnly
     }
 
+    /// Runs `body` with a scanner no other thread uses meanwhile.
     func withScanner<T>(_ body: (BarcodeScanner) -> T) -> T {
-        lock.lock()
-        let scanner = idle.popLast() ?? BarcodeScanner(symbologies: symbologies, density: density, rowsOnly: rowsOnly)
-        lock.unlock()
-        defer {
-            lock.lock()
-            idle.append(scanner)
-            lock.unlock()
-        }
+        let scanner = idle.withLock { $0.popLast() }
+            ?? BarcodeScanner(symbologies: symbologies, density: density, rowsOnly: rowsOnly)
+        defer { idle.withLock { $0.append(scanner) } }
         return body(scanner)
     }
 }

@@ -1,0 +1,4 @@
+/// A photo is grouped by its path in the set when capture times tie.
+extension AnalysedPhoto: Groupable {
+    public var groupingName: String { file.relativePath }
+}

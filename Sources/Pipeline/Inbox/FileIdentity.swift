@@ -1,0 +1,28 @@
+import Foundation
+import Imaging
+
+/// What tells a file's content apart without reading it: writing changes the size or the modification
+/// time, replacing the file changes the inode. Recorded when a photo is read and compared before and
+/// after it is placed in the library, so a file that changed meanwhile is never committed with stale data.
+public struct FileIdentity: Codable, Sendable, Equatable {
+    public var size: Int64
+    public var modifiedSeconds: Int64
+    public var modifiedNanoseconds: Int64
+    public var device: UInt64
+    public var inode: UInt64
+
+    /// The identity of what is at `path` now (a symbolic link itself, not its target); nil when nothing is.
+    static func of(_ path: String) -> FileIdentity? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return FileIdentity(size: Int64(info.st_size), modifiedSeconds: Int64(info.st_mtim.tv_sec),
+                            modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), device: UInt64(info.st_dev),
+                            inode: UInt64(info.st_ino))
+    }
+
+    /// Same size and modification time: the same bytes, also for a copy on another file system
+    /// (`FileOperations.copy` keeps the modification time).
+    func hasSameContent(as other: FileIdentity) -> Bool {
+        size == other.size && modifiedSeconds == other.modifiedSeconds && modifiedNanoseconds == other.modifiedNanoseconds
+    }
+}

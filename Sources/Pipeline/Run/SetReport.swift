@@ -1,0 +1,31 @@
+/// What became of one set.
+public struct SetReport: Sendable {
+    public var name: String
+    public var captures = 0
+    public var photos = 0
+    public var duplicates: [FileReport] = []
+    public var quarantined: [FileReport] = []
+    /// Files the set could not commit: they stay in the inbox for the next run.
+    public var failed: [FileReport] = []
+    /// Hidden files, left in place without a word.
+    public var ignored: [String] = []
+    /// Names that are not UTF-8 and folders nested too deep: left in place, and reported.
+    public var skipped: [FileReport] = []
+    /// Photos catalogued from this very set and path by an earlier run in `copy` mode, skipped.
+    public var alreadyCatalogued = 0
+    /// The set's `capture.json` could not be used: the set was ingested without agent context and
+    /// the sidecar left where it was.
+    public var contextProblem: FileReport?
+    public var seconds = 0.0
+
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// A set's report before anything is done: what its listing found.
+    init(of set: PhotoSet) {
+        name = set.name
+        ignored = set.ignored
+        skipped = set.skipped
+    }
+}

@@ -1,0 +1,79 @@
+import Glibc
+
+/// One entry of a folder, as `lstat` sees it: a symbolic link is a link, never what it points to.
+struct DirectoryEntry {
+    /// The name as text; bytes that are not UTF-8 are written as `\xFF` (see `isUTF8`).
+    var name: String
+    /// False for a name that is not valid UTF-8: it cannot be carried safely through the pipeline,
+    /// and `name` shows its invalid bytes escaped.
+    var isUTF8: Bool
+    var isDirectory: Bool
+    var isHidden: Bool { name.hasPrefix(".") }
+}
+
+/// The package's one way of listing folders.
+enum Directory {
+    /// The entries of `folder`, except `.` and `..`, sorted by name.
+    static func entries(of folder: String) throws(Errno) -> [DirectoryEntry] {
+        guard let stream = opendir(folder) else { throw Errno.current }
+        defer { closedir(stream) }
+        var result: [DirectoryEntry] = []
+        while let entry = readdir(stream) {
+            let raw = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard raw != [46], raw != [46, 46] else { continue }
+            var info = stat()
+            let found = (raw + [0]).withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { fstatat(dirfd(stream), $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+            }
+            let name = String(validating: raw, as: UTF8.self)
+            result.append(DirectoryEntry(name: name ?? escapingInvalidUTF8(raw), isUTF8: name != nil,
+                                         isDirectory: found == 0 && (info.st_mode & S_IFMT) == S_IFDIR))
+        }
+        return result.sorted { $0.name < $1.name }
+    }
+
+    /// Walks the tree below `root` depth first, in name order, never following a symbolic link.
+    /// `visit` sees every entry with its path relative to `root` and its depth (0 directly in
+    /// `root`); returning true for a folder descends into it. A folder that vanished before it
+    /// was listed is passed over; any other folder that cannot be listed throws, with its path.
+    static func walk(_ root: String,
+                     _ visit: (_ entry: DirectoryEntry, _ relativePath: String, _ depth: Int) throws -> Bool) throws {
+        func walk(_ relative: String, depth: Int) throws {
+            let folder = relative.isEmpty ? root : root + "/" + relative
+            let entries: [DirectoryEntry]
+            do {
+                entries = try Directory.entries(of: folder)
+            } catch where depth > 0 && (error.code == ENOENT || error.code == ENOTDIR) {
+                return
+            } catch {
+                throw FileOperationError(operation: "list", path: folder, code: error.code)
+            }
+            for entry in entries {
+                let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                if try visit(entry, path, depth), entry.isDirectory { try walk(path, depth: depth + 1) }
+            }
+        }
+        try walk("", depth: 0)
+    }
+}
+
+/// `bytes` as text, each byte that is not part of valid UTF-8 written as `\xFF`: a name a person can
+/// read and find, though it cannot be used to open the file.
+func escapingInvalidUTF8(_ bytes: [UInt8]) -> String {
+    var text = ""
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var position = 0
+    while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let encoded):
+            text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+            position += encoded.count
+        case .error(let length):
+            text += bytes[position ..< position + length].map { "\\x" + String($0, radix: 16, uppercase: true) }.joined()
+            position += length
+        case .emptyInput:
+            return text
+        }
+    }
+}
