@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "ingest",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "ingest", targets: ["ingest"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
@@ -28,25 +27,21 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         // Turning, enlarging and smoothing barcode regions: thousands of small images per run, each
         // cheaper in one plain loop than as a libvips pipeline with its worker thread.
-        .target(name: "CImageOps", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CImageOps"),
         // glibc's malloc tuning (mallopt), which Swift's Glibc module does not import.
         .target(name: "CMemory"),
 
         // Every call into the C libraries, behind Swift types: no C pointer leaves this target.
         .target(
             name: "Imaging",
-            dependencies: ["Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CExif", "CCrypto"],
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+            dependencies: ["Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CExif", "CCrypto"]
         ),
         .target(
             name: "Pipeline",
             dependencies: [
                 "Catalog", "Imaging",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            // The pixel loops (quality metrics, barcode locator) are 20× slower unoptimised; debug
-            // builds optimise this module too, so tests and the demo run at a realistic speed.
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+            ]
         ),
         .target(
             name: "Catalog",
@@ -65,12 +60,21 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog"]),
+        // Tests: helpers shared by every test target; unit tests beside each module; end-to-end
+        // tests of the built `ingest` binary.
+        .target(
+            name: "TestSupport",
+            dependencies: ["Catalog", "Imaging", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["Catalog", .product(name: "CSV", package: "CSV.swift"), .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Catalog", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Resources"]
         ),
-        .testTarget(name: "IngestTests", dependencies: ["Catalog", "Pipeline"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Catalog", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Catalog", "Pipeline", "TestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,7 @@ public enum JPEGRegion {
                                       Int32(box.height), &region, &message, message.count)
         }
         guard status == 0, let pixels = region.pixels else {
-            throw ImageError.undecodable(String(cString: message))
+            throw ImageError.undecodable(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { free(pixels) }
         let width = Int(region.width), height = Int(region.height)

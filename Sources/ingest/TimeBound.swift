@@ -15,8 +15,10 @@ struct TimeBound: ExpressibleByArgument {
     /// The exclusive upper bound `--until` means: the end of a day, or the time itself.
     var untilSeconds: Double { isDay ? seconds + 86_400 : seconds }
 
-    private static let pattern = try! Regex(
-        #"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?"#)
+    /// Made for each value: a `Regex` is not `Sendable`, so it cannot be shared as a constant.
+    private static var pattern: Regex<AnyRegexOutput> {
+        try! Regex(#"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?"#)
+    }
 
     init?(argument: String) {
         guard let match = argument.wholeMatch(of: Self.pattern) else { return nil }

@@ -2,6 +2,7 @@
 import CSV
 import Foundation
 import GRDB
+import TestSupport
 import XCTest
 
 /// Schema v2: agents, the agent context of captures, and what reads them (filters, export, delete).
@@ -19,7 +20,7 @@ final class CatalogueAgentTests: XCTestCase {
     }
 
     func testOpen_databaseMadeByV1_migratesToV2AndKeepsItsRows() throws {
-        let path = try makeTemporaryFolder().appendingPathComponent("old.sqlite").path
+        let path = try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("old.sqlite").path
         do {
             let queue = try DatabaseQueue(path: path)
             try Catalogue.migrator.migrate(queue, upTo: "v1")
@@ -113,7 +114,7 @@ final class CatalogueAgentTests: XCTestCase {
                                           note: note))
         try catalogue.commit(makeAgentSet(captureId: "c2", seed: 2, agentId: "chef", name: "Practical Chef",
                                           seen: "2026-02-01T00:00:00Z"))
-        let path = try makeTemporaryFolder().appendingPathComponent("out.csv").path
+        let path = try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("out.csv").path
         try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path)
 
         let reader = try CSVReader(string: try String(contentsOfFile: path, encoding: .utf8), hasHeaderRow: true)

@@ -1,6 +1,7 @@
 @testable import Catalog
 import Foundation
 import GRDB
+import TestSupport
 import XCTest
 
 final class CatalogueCommitTests: XCTestCase {
@@ -29,7 +30,7 @@ final class CatalogueCommitTests: XCTestCase {
     }
 
     func testCommit_fileBackedCatalogue_isVisibleAfterReopening() throws {
-        let path = try makeTemporaryFolder().appendingPathComponent("catalogue.sqlite").path
+        let path = try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("catalogue.sqlite").path
         try Catalogue(path: path, logger: testLogger).commit(makeSet(captureId: "c1", firstSeed: 1))
         XCTAssertEqual(try Catalogue(path: path, logger: testLogger).photos(ofCapture: "c1").count, 2)
     }

@@ -1,6 +1,7 @@
 import Catalog
 import CSV
 import Foundation
+import TestSupport
 import XCTest
 
 final class CatalogueExporterTests: XCTestCase {
@@ -9,7 +10,7 @@ final class CatalogueExporterTests: XCTestCase {
 
     override func setUpWithError() throws {
         catalogue = try Catalogue.inMemory(logger: testLogger)
-        folder = try makeTemporaryFolder()
+        folder = URL(fileURLWithPath: try makeTemporaryFolder())
     }
 
     /// Exports to a file and parses it back: header row and one dictionary per data row.

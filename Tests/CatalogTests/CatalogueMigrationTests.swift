@@ -1,11 +1,27 @@
 @testable import Catalog
 import Foundation
 import GRDB
+import TestSupport
 import XCTest
 
 final class CatalogueMigrationTests: XCTestCase {
     private func makeDatabasePath() throws -> String {
-        try makeTemporaryFolder().appendingPathComponent("catalogue/catalogue.sqlite").path
+        try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("catalogue/catalogue.sqlite").path
+    }
+
+    func testOpen_emptyFolder_createsExactlyTheSchemaTheReleasesShipped() throws {
+        // Made by the release that shipped v2-agents (every CREATE statement as SQLite keeps it):
+        // shipped migrations may be reorganised in code, never changed in what they do.
+        let reference = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Resources/schema-v2-agents.sql")
+        let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
+        let schema = try catalogue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT type, name, sql FROM sqlite_master
+                WHERE name NOT LIKE 'sqlite_%' AND sql IS NOT NULL ORDER BY type, name
+                """).map { row -> String in "-- \(row["type"] as String) \(row["name"] as String)\n\(row["sql"] as String);\n\n" }
+        }
+        XCTAssertEqual(schema.joined(), try String(contentsOf: reference, encoding: .utf8))
     }
 
     func testOpen_emptyFolder_createsEveryTableWithItsColumns() throws {
@@ -93,7 +109,7 @@ final class CatalogueMigrationTests: XCTestCase {
     }
 
     func testOpen_parentIsAFile_throwsCannotOpenNamingThePath() throws {
-        let blocker = try makeTemporaryFolder().appendingPathComponent("not-a-folder")
+        let blocker = try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: blocker)
         let path = blocker.appendingPathComponent("catalogue.sqlite").path
         XCTAssertThrowsError(try Catalogue(path: path, logger: testLogger)) { error in

@@ -1,5 +1,6 @@
 @testable import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 final class CatalogueQueryTests: XCTestCase {

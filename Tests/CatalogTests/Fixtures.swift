@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Logging
+import TestSupport
 import XCTest
 
 // Small factories for records that satisfy every constraint of the schema;
@@ -56,17 +57,6 @@ func makeSet(captureId: String, setName: String = "shelf-1", photoCount: Int = 2
 }
 
 extension XCTestCase {
-    /// A new empty folder that is deleted when the test ends.
-    func makeTemporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("CatalogTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock {
-            try? FileManager.default.removeItem(at: folder)
-        }
-        return folder
-    }
-
     /// Asserts that `body` throws exactly `expected`.
     func assertThrows<T>(_ expected: CatalogError, file: StaticString = #filePath, line: UInt = #line,
                          _ body: () throws -> T) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Turns a valid file into a hostile one with a few random mutations, some blind (bit flips, byte
 /// runs, truncation, a slice copied elsewhere), some aware of the format (a JPEG segment or PNG chunk

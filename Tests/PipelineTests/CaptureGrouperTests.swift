@@ -1,6 +1,7 @@
 import Catalog
 @testable import Imaging
 @testable import Pipeline
+import TestSupport
 import XCTest
 
 /// The least a photo needs to be grouped.

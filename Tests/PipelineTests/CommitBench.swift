@@ -3,6 +3,7 @@ import Foundation
 import Logging
 @testable import Imaging
 @testable import Pipeline
+import TestSupport
 import XCTest
 
 /// A work folder for driving the commit protocol step by step: an inbox with one set `shelf` — three

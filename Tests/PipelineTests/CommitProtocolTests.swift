@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 @testable import Imaging
 @testable import Pipeline
+import TestSupport
 import XCTest
 
 /// The commit protocol stopped after each of its steps, as a crash would stop it, then recovered by

@@ -2,26 +2,11 @@ import Foundation
 import Catalog
 @testable import Imaging
 @testable import Pipeline
+import TestSupport
 import XCTest
 
-// Helpers shared by the Pipeline tests: temporary folders, a seeded random source, barcode
-// readings and photos for the grouper, a Python runner for real image files, and a JPEG size reader.
-
-extension XCTestCase {
-    /// A new empty folder that is deleted when the test ends.
-    func makeTemporaryFolder() throws -> String {
-        let folder = try makeDetachedTemporaryFolder()
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
-        return folder
-    }
-}
-
-/// A new empty folder the caller must delete (for fixtures shared by a whole test class).
-func makeDetachedTemporaryFolder() throws -> String {
-    let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("PipelineTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    return folder
-}
+// Helpers of the Pipeline tests: files in folders, barcode readings for the grouper, and the
+// real image files the analyser tests read.
 
 /// Writes `contents` to `folder/relativePath`, creating intermediate folders.
 @discardableResult
@@ -33,71 +18,10 @@ func writeFile(_ relativePath: String, in folder: String, contents: String = "x"
     return path
 }
 
-/// SplitMix64: a tiny seeded generator, so "random" inputs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A validated reading as `GTIN.reading(from:)` would produce it, with a fixed box.
 func makeReading(_ symbology: Symbology, _ text: String, gtin13: String? = nil, quality: Int = 3) -> BarcodeReading {
     BarcodeReading(symbology: symbology, text: text, gtin13: gtin13, quality: quality,
                    box: PixelBox(x: 10, y: 20, width: 300, height: 120))
-}
-
-/// Runs `python3 -c script arguments…` and returns its standard output; throws with its
-/// standard error when it exits with a failure.
-func runPython(_ script: String, arguments: [String] = []) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw PythonFailure(status: process.terminationStatus, standardError: String(decoding: err, as: UTF8.self))
-    }
-    return String(decoding: out, as: UTF8.self)
-}
-
-struct PythonFailure: Error, CustomStringConvertible {
-    var status: Int32
-    var standardError: String
-    var description: String { "python3 exited with \(status): \(standardError)" }
-}
-
-/// The pixel size a baseline or progressive JPEG declares in its SOF segment; nil when `bytes`
-/// is not a JPEG or has no frame header.
-func jpegFrameSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-    guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-    var index = 2
-    while index + 9 < bytes.count {
-        guard bytes[index] == 0xFF else { return nil }
-        let marker = bytes[index + 1]
-        if marker == 0xFF { index += 1; continue }
-        let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
-        // SOF0…SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-        if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-            let height = Int(bytes[index + 5]) << 8 | Int(bytes[index + 6])
-            let width = Int(bytes[index + 7]) << 8 | Int(bytes[index + 8])
-            return (width, height)
-        }
-        index += 2 + length
-    }
-    return nil
 }
 
 /// Writes the real image files the analyzer tests read into the folder given as argument, and
@@ -174,3 +98,8 @@ save("bomb.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2
 print(json.dumps({name: hashlib.sha256(open(os.path.join(out, name), "rb").read()).hexdigest()
                   for name in sorted(os.listdir(out))}))
 """#
+
+/// A new empty folder the caller must delete (for fixtures shared by a whole test class).
+func makeDetachedTemporaryFolder() throws -> String {
+    try TemporaryFolder.make("PipelineTests").path
+}

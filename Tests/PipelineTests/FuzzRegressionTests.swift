@@ -2,6 +2,7 @@ import Foundation
 import Catalog
 @testable import Imaging
 @testable import Pipeline
+import TestSupport
 import XCTest
 
 /// Inputs that once crashed the process, found by `FuzzTests` and kept so they never do again

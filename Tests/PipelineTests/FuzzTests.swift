@@ -2,6 +2,7 @@ import Foundation
 import Catalog
 @testable import Imaging
 @testable import Pipeline
+import TestSupport
 import XCTest
 
 /// Random-mutation fuzzing of the code that reads untrusted bytes: the EXIF reader (libexif), the

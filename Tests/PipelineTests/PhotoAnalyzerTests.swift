@@ -2,40 +2,40 @@ import Catalog
 import Foundation
 @testable import Imaging
 @testable import Pipeline
+import TestSupport
 import XCTest
 
 final class PhotoAnalyzerTests: XCTestCase {
-    // Python takes about half a second, so the files are made once for the class.
-    private static var folder: String?
-    private static var hashes: [String: String] = [:]
-    private static var setupError: Error?
+    /// The real image files the analyser reads, and their SHA-256 as Python computed them.
+    private struct Fixture: Sendable {
+        var folder: String
+        var hashes: [String: String]
+    }
 
-    override class func setUp() {
-        super.setUp()
-        do {
-            let folder = try makeDetachedTemporaryFolder()
-            Self.folder = folder
-            let output = try runPython(analyzerFixtureScript, arguments: [folder])
-            hashes = try JSONDecoder().decode([String: String].self, from: Data(output.utf8))
-            try FileManager.default.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("link.jpg"),
-                                                       withDestinationPath: "barcode.jpg")
-            let fifo = (folder as NSString).appendingPathComponent("fifo.jpg")
-            guard mkfifo(fifo, 0o644) == 0 else { throw FileOperationError(operation: "mkfifo", path: fifo, code: errno) }
-        } catch {
-            setupError = error
-        }
+    /// Made once for the class: Python takes about half a second.
+    private static let fixture = Result<Fixture, any Error> {
+        let folder = try makeDetachedTemporaryFolder()
+        let output = try runPython(analyzerFixtureScript, arguments: [folder])
+        let hashes = try JSONDecoder().decode([String: String].self, from: Data(output.utf8))
+        try FileManager.default.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("link.jpg"),
+                                                   withDestinationPath: "barcode.jpg")
+        let fifo = (folder as NSString).appendingPathComponent("fifo.jpg")
+        guard mkfifo(fifo, 0o644) == 0 else { throw FileOperationError(operation: "mkfifo", path: fifo, code: errno) }
+        return Fixture(folder: folder, hashes: hashes)
     }
 
     override class func tearDown() {
-        if let folder { try? FileManager.default.removeItem(atPath: folder) }
-        folder = nil
+        if case .success(let fixture) = fixture { try? FileManager.default.removeItem(atPath: fixture.folder) }
         super.tearDown()
     }
+
+    private static var folder: String? { try? fixture.get().folder }
+    private static var hashes: [String: String] { (try? fixture.get().hashes) ?? [:] }
 
     private var staging = ""
 
     override func setUpWithError() throws {
-        if let error = Self.setupError { throw error }
+        _ = try Self.fixture.get()
         staging = try makeTemporaryFolder()
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Catalog
 @testable import Imaging
 @testable import Pipeline
+import TestSupport
 import XCTest
 
 final class PipelineConfigTests: XCTestCase {

@@ -20,8 +20,17 @@ extension Catalogue {
         return migrator
     }
 
-    /// Version 1: runs, captures, their photos and every barcode hit.
+    /// Version 1: runs, captures, their photos and every barcode hit. One statement group per
+    /// table, executed in this order; the SQL is exactly what the first release ran.
     private static func createTables(_ db: Database) throws {
+        try createRunTable(db)
+        try createCaptureTable(db)
+        try createPhotoTable(db)
+        try createBarcodeHitTable(db)
+    }
+
+    /// The runs of `ingest run` and `ingest watch`.
+    private static func createRunTable(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE run (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -35,7 +44,12 @@ extension Catalogue {
                 quarantined INTEGER NOT NULL DEFAULT 0 CHECK (quarantined >= 0),
                 failed INTEGER NOT NULL DEFAULT 0 CHECK (failed >= 0)
             );
+            """)
+    }
 
+    /// Product captures, with the indexes `list` filters use.
+    private static func createCaptureTable(_ db: Database) throws {
+        try db.execute(sql: """
             CREATE TABLE capture (
                 id TEXT NOT NULL PRIMARY KEY,
                 run_id INTEGER REFERENCES run(id) ON DELETE SET NULL,
@@ -56,7 +70,12 @@ extension Catalogue {
             CREATE INDEX capture_on_gtin13 ON capture(gtin13);
             CREATE INDEX capture_on_set_name ON capture(set_name);
             CREATE INDEX capture_on_run_id ON capture(run_id);
+            """)
+    }
 
+    /// Photos of captures, with where their files live and what was measured.
+    private static func createPhotoTable(_ db: Database) throws {
+        try db.execute(sql: """
             CREATE TABLE photo (
                 id TEXT NOT NULL PRIMARY KEY,
                 capture_id TEXT NOT NULL REFERENCES capture(id) ON DELETE CASCADE,
@@ -87,7 +106,12 @@ extension Catalogue {
             );
             -- Also serves every lookup by capture_id alone.
             CREATE UNIQUE INDEX photo_on_capture_id_position ON photo(capture_id, position);
+            """)
+    }
 
+    /// Every barcode read on a photo.
+    private static func createBarcodeHitTable(_ db: Database) throws {
+        try db.execute(sql: """
             CREATE TABLE barcode_hit (
                 id INTEGER PRIMARY KEY,
                 photo_id TEXT NOT NULL REFERENCES photo(id) ON DELETE CASCADE,

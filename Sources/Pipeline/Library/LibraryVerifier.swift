@@ -9,7 +9,7 @@ import Logging
 /// referenced by a row. Not checked: `.staging`, `.journal` and the files an unfinished commit's
 /// journal names (the next run finishes or undoes them), the catalogue's own files
 /// (`catalog.sqlite*`) and lock files (`*.lock`) at the library's root.
-public final class LibraryVerifier {
+public final class LibraryVerifier: Sendable {
     private let config: PipelineConfig
     private let catalogue: Catalogue
     private let logger: Logger

@@ -24,7 +24,8 @@ final class WorkerPool: Sendable {
     }
 
     /// `body` applied to every item, at most `workers` at a time; the results come back in item order.
-    static func map<Item, Result: Sendable>(_ items: [Item], workers: Int, _ body: (Item) -> Result) -> [Result] {
+    static func map<Item: Sendable, Result: Sendable>(_ items: [Item], workers: Int,
+                                                _ body: @Sendable (Item) -> Result) -> [Result] {
         let next = Atomic(0)
         let results = Mutex([Result?](repeating: nil, count: items.count))
         DispatchQueue.concurrentPerform(iterations: max(1, min(workers, items.count))) { _ in

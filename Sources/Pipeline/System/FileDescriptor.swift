@@ -80,7 +80,7 @@ struct FileDescriptor {
 
     /// Writes `bytes` at `offset` without moving the file position.
     func write(_ bytes: [UInt8], at offset: Int) throws(Errno) {
-        try bytes.withUnsafeBytes { buffer in
+        _ = try bytes.withUnsafeBytes { buffer in
             Result { () throws(Errno) in try retryOnInterrupt { pwrite(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) } }
         }.get()
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Catalog
 @testable import Imaging
-@testable import Pipeline
+import TestSupport
 import XCTest
 
 /// The pixel loops behind barcode regions and thumbnails (CImageOps), on images small enough to
@@ -9,11 +9,7 @@ import XCTest
 final class GreyImageTests: XCTestCase {
     /// A `width` × `height` image whose pixel at (x, y) is `value(x, y)`.
     private func image(_ width: Int, _ height: Int, _ value: (Int, Int) -> UInt8) -> GreyImage {
-        var pixels = [UInt8]()
-        for y in 0..<height {
-            for x in 0..<width { pixels.append(value(x, y)) }
-        }
-        return GreyImage(width: width, height: height, pixels: pixels)
+        GreyImage(width: width, height: height, drawing: value)
     }
 
     private func pixel(_ image: GreyImage, _ x: Int, _ y: Int) -> Int { Int(image.pixels[y * image.width + x]) }
@@ -118,13 +114,6 @@ final class GreyImageTests: XCTestCase {
     func testLightness_halfInk_isAboutAHalf() {
         let bars = image(60, 40) { x, _ in (x / 3).isMultiple(of: 2) ? 10 : 240 }
         XCTAssertEqual(bars.lightness(of: PixelBox(x: 0, y: 0, width: 60, height: 40)), 0.5, accuracy: 0.05)
-    }
-
-    func testLightness_linesOfTextOnWhite_isAboveTheLimit() {
-        // Three lines of "letters" (2-px strokes every 5 px) across a 60×40 patch: 12 % ink.
-        let text = image(60, 40) { x, y in [8, 9, 20, 21, 32, 33].contains(y) && x % 5 < 3 ? 0 : 250 }
-        XCTAssertGreaterThan(text.lightness(of: PixelBox(x: 0, y: 0, width: 60, height: 40)),
-                             BarcodeReader.maximumLightness)
     }
 
     func testLightness_fewMarksOrNone_isOne() {

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import TestSupport
 import XCTest
 
 /// Validation of `capture.json` sidecars, and how a set folder exposes its sidecar.
@@ -42,7 +43,7 @@ final class CaptureContextTests: XCTestCase {
     }
 
     func testPhotoSet_sidecarAtRoot_isExposedAndNotAPhoto() throws {
-        let folder = try IngestHarness.temporaryFolder("set")
+        let folder = try TemporaryFolder.make("set")
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         for name in ["capture.json", "IMG_1.jpg", "sub/capture.json"] {
@@ -55,7 +56,7 @@ final class CaptureContextTests: XCTestCase {
     }
 
     func testLoad_symbolicLink_isRefusedUnfollowed() throws {
-        let folder = try IngestHarness.temporaryFolder("link")
+        let folder = try TemporaryFolder.make("link")
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("real.json")
         try Data(#"{"agentId": "chef"}"#.utf8).write(to: target)

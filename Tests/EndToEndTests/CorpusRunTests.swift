@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// `ingest run` and `ingest export` on a corpus from `../shared/corpus/gen_corpus.py`, scored by
@@ -10,7 +11,7 @@ final class CorpusRunTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? IngestHarness.temporaryFolder("corpus") else { return }
+        guard let folder = try? TemporaryFolder.make("corpus") else { return }
         if IngestHarness.generateCorpus(into: folder, ["--sets", "30", "--seed", "5", "--width", "1008", "--height", "756",
                                                        "--bad", "--bomb"]) {
             corpus = folder
@@ -28,7 +29,7 @@ final class CorpusRunTests: XCTestCase {
 
     /// A work folder with a copy of the corpus inbox and a config pointing at it.
     private func workFolder(originals: String = "move") throws -> URL {
-        let work = try IngestHarness.temporaryFolder("run")
+        let work = try TemporaryFolder.make("run")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         try IngestHarness.shell("cp -a '\(try corpusFolder().path)/inbox' inbox", in: work)
         try IngestHarness.writeConfig(["inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
@@ -71,7 +72,7 @@ final class CorpusRunTests: XCTestCase {
         for (path, upright) in expected.photos {
             let photo = try XCTUnwrap(catalogued[path], "\(path) is not in the catalogue")
             XCTAssertTrue(FileManager.default.fileExists(atPath: library.appendingPathComponent(photo.originalPath).path))
-            let size = try XCTUnwrap(try IngestHarness.jpegSize(library.appendingPathComponent(photo.thumbPath)))
+            let size = try XCTUnwrap(try jpegFrameSize(of: library.appendingPathComponent(photo.thumbPath)))
             XCTAssertEqual(size.width, 400, "\(path) thumbnail width")
             XCTAssertEqual(size.height > size.width, upright == "portrait", "\(path) thumbnail must be \(upright)")
             XCTAssertEqual(photo.thumbWidth, size.width)

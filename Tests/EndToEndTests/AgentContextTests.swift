@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// `capture.json` sidecars end to end: stored on every capture of their set, kept in the library,

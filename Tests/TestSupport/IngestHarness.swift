@@ -4,34 +4,34 @@ import Logging
 import XCTest
 
 /// Runs the built `ingest` binary and the shared corpus tools for end-to-end tests.
-enum IngestHarness {
+public enum IngestHarness {
     /// The package root, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `../shared` beside the package root, as CI lays it out.
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    public static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
 
     /// The `ingest` executable built next to this test bundle.
-    static var binary: URL {
+    public static var binary: URL {
         let bundleFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for folder in [bundleFolder, bundleFolder.deletingLastPathComponent()] {
             let candidate = folder.appendingPathComponent("ingest")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        return packageRoot.appendingPathComponent(".build/debug/ingest")
+        return packageRoot.appendingPathComponent(".build/release/ingest")
     }
 
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    public struct Outcome {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
     /// Runs `executable` with `arguments` in `folder` and waits for it, at most `timeout` seconds:
     /// then it is killed and the test fails, so a hanging run cannot hang the suite.
     @discardableResult
-    static func execute(_ executable: URL, _ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
+    public static func execute(_ executable: URL, _ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -62,7 +62,7 @@ enum IngestHarness {
 
     /// Runs `ingest` with `arguments` in `folder`, at most `timeout` seconds.
     @discardableResult
-    static func ingest(_ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
+    public static func ingest(_ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary.path),
                       "the ingest binary is missing at \(binary.path): run `swift build` first")
         return try execute(binary, arguments, in: folder, timeout: timeout)
@@ -70,60 +70,33 @@ enum IngestHarness {
 
     /// Runs a shell command line (for python3, cp and the like); fails the test when it fails.
     @discardableResult
-    static func shell(_ command: String, in folder: URL) throws -> String {
+    public static func shell(_ command: String, in folder: URL) throws -> String {
         let outcome = try execute(URL(fileURLWithPath: "/bin/bash"), ["-c", command], in: folder)
         XCTAssertEqual(outcome.status, 0, "`\(command)` failed: \(outcome.stderr)")
         return outcome.stdout
     }
 
     /// Runs `../shared/corpus/gen_corpus.py OUT arguments…`; true when it made the corpus.
-    static func generateCorpus(into out: URL, _ arguments: [String]) -> Bool {
+    public static func generateCorpus(into out: URL, _ arguments: [String]) -> Bool {
         let generator = shared.appendingPathComponent("corpus/gen_corpus.py").path
         let outcome = try? execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", generator, out.path] + arguments,
                                    in: out.deletingLastPathComponent())
         return outcome?.status == 0
     }
 
-    /// A new empty temporary folder.
-    static func temporaryFolder(_ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ingest-\(name)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// Writes a pipeline.json with `settings` into `folder`.
-    static func writeConfig(_ settings: [String: Any], in folder: URL) throws {
+    public static func writeConfig(_ settings: [String: Any], in folder: URL) throws {
         let data = try JSONSerialization.data(withJSONObject: settings, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: folder.appendingPathComponent("pipeline.json"))
     }
 
     /// Opens the catalogue a run made, for checking rows.
-    static func catalogue(at path: URL) throws -> Catalogue {
+    public static func catalogue(at path: URL) throws -> Catalogue {
         try Catalogue(path: path.path, logger: Logger(label: "test"))
     }
 
-    /// Width and height from a JPEG's start-of-frame marker.
-    static func jpegSize(_ url: URL) throws -> (width: Int, height: Int)? {
-        let bytes = [UInt8](try Data(contentsOf: url))
-        var i = 2
-        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-        while i + 9 < bytes.count {
-            guard bytes[i] == 0xFF else { return nil }
-            let marker = bytes[i + 1]
-            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-            if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
-                let height = Int(bytes[i + 5]) << 8 | Int(bytes[i + 6])
-                let width = Int(bytes[i + 7]) << 8 | Int(bytes[i + 8])
-                return (width, height)
-            }
-            i += 2 + length
-        }
-        return nil
-    }
-
     /// Every file below `folder` (not following links), as paths relative to it.
-    static func files(under folder: URL) -> [String] {
+    public static func files(under folder: URL) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         var found: [String] = []
         while let path = walker.nextObject() as? String {

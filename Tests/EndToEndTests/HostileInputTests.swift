@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// `ingest run` on hostile inboxes, end to end through the built binary: every file ends catalogued,
@@ -11,7 +12,7 @@ final class HostileInputTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? IngestHarness.temporaryFolder("hostile-fixtures"),
+        guard let folder = try? TemporaryFolder.make("hostile-fixtures"),
               let made = try? IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", fixtureScript, folder.path],
                                                     in: folder), made.status == 0 else { return }
         fixtures = folder
@@ -151,7 +152,7 @@ final class HostileInputTests: XCTestCase {
 
     /// A work folder with an empty inbox and a configuration.
     private func workFolder() throws -> URL {
-        let work = try IngestHarness.temporaryFolder("hostile")
+        let work = try TemporaryFolder.make("hostile")
         addTeardownBlock {
             _ = try? IngestHarness.execute(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+rwX", work.path], in: work.deletingLastPathComponent())
             try? FileManager.default.removeItem(at: work)

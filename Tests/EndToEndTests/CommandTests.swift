@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// The `ingest` binary on the committed samples and on bad usage.
@@ -7,7 +8,7 @@ final class CommandTests: XCTestCase {
     /// A work folder holding a copy of samples/ as its inbox, with file times set to now (as after a
     /// clone), and the repository's pipeline.json.
     private func samplesWorkFolder() throws -> URL {
-        let work = try IngestHarness.temporaryFolder("samples")
+        let work = try TemporaryFolder.make("samples")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         let samples = IngestHarness.packageRoot.appendingPathComponent("samples").path
         try IngestHarness.shell(
@@ -62,7 +63,7 @@ final class CommandTests: XCTestCase {
     }
 
     func testRun_unknownConfigKey_exits64NamingTheKey() throws {
-        let work = try IngestHarness.temporaryFolder("config")
+        let work = try TemporaryFolder.make("config")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         try IngestHarness.writeConfig(["inbox": "inbox", "thumbnailWidht": 400], in: work)
         let run = try IngestHarness.ingest(["run"], in: work)
@@ -71,7 +72,7 @@ final class CommandTests: XCTestCase {
     }
 
     func testRun_badValue_exits64NamingKeyAndRange() throws {
-        let work = try IngestHarness.temporaryFolder("config")
+        let work = try TemporaryFolder.make("config")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         try IngestHarness.writeConfig(["thumbnailWidth": 0], in: work)
         let run = try IngestHarness.ingest(["run"], in: work)
@@ -80,7 +81,7 @@ final class CommandTests: XCTestCase {
     }
 
     func testRun_missingInbox_exits64NamingTheFolder() throws {
-        let work = try IngestHarness.temporaryFolder("config")
+        let work = try TemporaryFolder.make("config")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         try IngestHarness.writeConfig(["inbox": "nowhere"], in: work)
         let run = try IngestHarness.ingest(["run"], in: work)
@@ -89,7 +90,7 @@ final class CommandTests: XCTestCase {
     }
 
     func testRun_emptyInbox_exits0WithZeroSummary() throws {
-        let work = try IngestHarness.temporaryFolder("empty")
+        let work = try TemporaryFolder.make("empty")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         try FileManager.default.createDirectory(at: work.appendingPathComponent("inbox"), withIntermediateDirectories: true)
         try IngestHarness.writeConfig([:], in: work)

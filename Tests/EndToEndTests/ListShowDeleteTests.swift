@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// `ingest list`, `show` and `delete` on the ingested samples.

@@ -4,13 +4,13 @@ import XCTest
 
 /// The built `ingest` binary running in the background (`ingest watch`, `ingest run --wait`), its
 /// output going to files; killed when released if it is still running.
-final class BackgroundIngest {
+public final class BackgroundIngest {
     private let process = Process()
     private let outFile: URL
     private let errFile: URL
 
     /// Starts `ingest` with `arguments` in `folder`.
-    init(_ arguments: [String], in folder: URL) throws {
+    public init(_ arguments: [String], in folder: URL) throws {
         let name = UUID().uuidString
         outFile = FileManager.default.temporaryDirectory.appendingPathComponent("watch-out-\(name)")
         errFile = FileManager.default.temporaryDirectory.appendingPathComponent("watch-err-\(name)")
@@ -33,31 +33,31 @@ final class BackgroundIngest {
         try? FileManager.default.removeItem(at: errFile)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Everything written to standard error so far.
-    var stderr: String { (try? String(contentsOf: errFile, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOf: errFile, encoding: .utf8)) ?? "" }
 
     /// Everything written to standard output so far.
-    var stdout: String { (try? String(contentsOf: outFile, encoding: .utf8)) ?? "" }
+    public var stdout: String { (try? String(contentsOf: outFile, encoding: .utf8)) ?? "" }
 
     /// Whether the process ended by a signal (then `exitStatus` is the signal's number).
-    var endedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
+    public var endedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
 
     /// Sends `number` (SIGTERM, SIGINT) to the process.
-    func signal(_ number: Int32) {
+    public func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }
 
     /// The exit status once the process has ended, waiting up to `seconds`; nil while it still runs.
-    func exitStatus(within seconds: Double) -> Int32? {
+    public func exitStatus(within seconds: Double) -> Int32? {
         IngestHarness.eventually(within: seconds) { !process.isRunning } ? process.terminationStatus : nil
     }
 }
 
 extension IngestHarness {
     /// Checks `condition` every 50 ms until it holds or `seconds` have passed; whether it held.
-    static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    public static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while true {
             if try condition() { return true }
@@ -69,7 +69,7 @@ extension IngestHarness {
     /// What is wrong between the catalogue and the library of `work`: a photo row without its
     /// original or thumbnail on disk, a library file no row names (photos, `capture.json` sidecars),
     /// files left in staging or in a commit journal. Empty when they agree.
-    static func libraryProblems(in work: URL) throws -> [String] {
+    public static func libraryProblems(in work: URL) throws -> [String] {
         let library = work.appendingPathComponent("library")
         let catalogue = try IngestHarness.catalogue(at: library.appendingPathComponent("catalog.sqlite"))
         var named = Set<String>()

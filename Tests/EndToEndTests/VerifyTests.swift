@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// `ingest verify [--repair]` on the ingested samples, after damaging the library in the ways it must notice.
@@ -44,7 +45,7 @@ final class VerifyTests: XCTestCase {
         let repair = try work.ingest(["verify", "--repair"])
         XCTAssertEqual(repair.status, 1, "the originals cannot be repaired: \(repair.stdout)")
         XCTAssertTrue(repair.stdout.hasPrefix("photos 17, files 33, problems 4, repaired 2, left 2\n"), repair.stdout)
-        let thumbnail = try XCTUnwrap(try IngestHarness.jpegSize(file(deletedThumbnail)), "the thumbnail is made anew")
+        let thumbnail = try XCTUnwrap(try jpegFrameSize(of: file(deletedThumbnail)), "the thumbnail is made anew")
         XCTAssertEqual([thumbnail.width, thumbnail.height], [photos[1].thumbWidth, photos[1].thumbHeight])
         let setAside = work.quarantine.appendingPathComponent("unreferenced/\(stray)")
         XCTAssertEqual(try String(contentsOf: setAside, encoding: .utf8), "stray", "moved, never deleted")
@@ -71,7 +72,7 @@ final class VerifyTests: XCTestCase {
         XCTAssertEqual(verify.status, 0, verify.stdout)
         XCTAssertTrue(verify.stdout.contains("wrong thumbnail  \(photo.thumbPath): \(other.thumbWidth)×\(other.thumbHeight) on disk, "
             + "\(photo.thumbWidth)×\(photo.thumbHeight) catalogued -> made anew from the original"), verify.stdout)
-        let size = try XCTUnwrap(try IngestHarness.jpegSize(thumbnail))
+        let size = try XCTUnwrap(try jpegFrameSize(of: thumbnail))
         XCTAssertEqual([size.width, size.height], [photo.thumbWidth, photo.thumbHeight])
     }
 }

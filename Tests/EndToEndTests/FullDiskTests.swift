@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// `ingest run` when a write fails for lack of space, through each write path. The disk is made
@@ -81,7 +82,7 @@ final class FullDiskTests: XCTestCase {
     /// everything is ingested: `photos` catalogued, the rest quarantined.
     private func assertStopsCleanly(limit: Int, settings: [String: Any], naming fragments: [String], photos: Int,
                                     leavesJournal: Bool = false, line: UInt = #line, fill: (URL) throws -> Void) throws {
-        let work = try IngestHarness.temporaryFolder("full-disk")
+        let work = try TemporaryFolder.make("full-disk")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         let inbox = work.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// `ingest watch` end to end: the built binary on a temporary inbox, with `settleSeconds` 2.
@@ -9,7 +10,7 @@ final class WatchTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? IngestHarness.temporaryFolder("watch-corpus") else { return }
+        guard let folder = try? TemporaryFolder.make("watch-corpus") else { return }
         let generator = IngestHarness.shared.appendingPathComponent("corpus/gen_corpus.py").path
         let outcome = try? IngestHarness.execute(
             URL(fileURLWithPath: "/bin/bash"),
@@ -30,7 +31,7 @@ final class WatchTests: XCTestCase {
 
     /// A work folder with an empty inbox and a pipeline.json with `settleSeconds` 2 and `settings`.
     private func workFolder(_ settings: [String: Any] = [:]) throws -> URL {
-        let work = try IngestHarness.temporaryFolder("watch")
+        let work = try TemporaryFolder.make("watch")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         try FileManager.default.createDirectory(at: work.appendingPathComponent("inbox"), withIntermediateDirectories: true)
         try IngestHarness.writeConfig(settings.merging(["settleSeconds": 2]) { mine, _ in mine }, in: work)

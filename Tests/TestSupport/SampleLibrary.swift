@@ -4,16 +4,16 @@ import XCTest
 
 /// A work folder for end-to-end tests of the everyday commands: samples/ as its inbox, the
 /// repository's pipeline.json, and (once `ingest()` ran) a library and catalogue made from them.
-struct SampleLibrary {
-    var folder: URL
+public struct SampleLibrary {
+    public var folder: URL
 
-    var library: URL { folder.appendingPathComponent("library") }
-    var inbox: URL { folder.appendingPathComponent("inbox") }
-    var quarantine: URL { folder.appendingPathComponent("quarantine") }
+    public var library: URL { folder.appendingPathComponent("library") }
+    public var inbox: URL { folder.appendingPathComponent("inbox") }
+    public var quarantine: URL { folder.appendingPathComponent("quarantine") }
 
     /// Copies samples/ into a new temporary folder (removed when `test` ends), with file times set to now.
-    init(for test: XCTestCase, settings: [String: Any] = [:]) throws {
-        folder = try IngestHarness.temporaryFolder("samples")
+    public init(for test: XCTestCase, settings: [String: Any] = [:]) throws {
+        folder = try TemporaryFolder.make("samples")
         let folder = self.folder
         test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         let samples = IngestHarness.packageRoot.appendingPathComponent("samples").path
@@ -27,33 +27,33 @@ struct SampleLibrary {
     }
 
     /// Writes `text` as the `capture.json` of the inbox set `set`.
-    func writeSidecar(_ text: String, set: String) throws {
+    public func writeSidecar(_ text: String, set: String) throws {
         try Data(text.utf8).write(to: inbox.appendingPathComponent("\(set)/capture.json"))
     }
 
     /// Runs `ingest` with `arguments` in the work folder.
     @discardableResult
-    func ingest(_ arguments: [String]) throws -> IngestHarness.Outcome {
+    public func ingest(_ arguments: [String]) throws -> IngestHarness.Outcome {
         try IngestHarness.ingest(arguments, in: folder)
     }
 
     /// `ingest run --quiet`, which quarantines the three bad sample files and so exits 1.
-    func run() throws {
+    public func run() throws {
         let run = try ingest(["run", "--quiet"])
         XCTAssertEqual(run.status, 1, "the samples' bad files are quarantined: \(run.stdout)\(run.stderr)")
     }
 
-    func catalogue() throws -> Catalogue {
+    public func catalogue() throws -> Catalogue {
         try IngestHarness.catalogue(at: library.appendingPathComponent("catalog.sqlite"))
     }
 
     /// Every file below the library, relative to it, without the catalogue's files and the lock.
-    func libraryFiles() -> [String] {
+    public func libraryFiles() -> [String] {
         IngestHarness.files(under: library).filter { !$0.hasPrefix("catalog.sqlite") && $0 != ".lock" }
     }
 
     /// `ingest export --csv -` parsed by Python's csv module: one dictionary per row.
-    func exportedRows(_ arguments: [String] = []) throws -> [[String: String]] {
+    public func exportedRows(_ arguments: [String] = []) throws -> [[String: String]] {
         let json = try IngestHarness.shell(
             "'\(IngestHarness.binary.path)' export --csv - \(arguments.joined(separator: " ")) "
                 + "| python3 -c 'import csv, json, sys; print(json.dumps(list(csv.DictReader(sys.stdin))))'",
@@ -62,7 +62,7 @@ struct SampleLibrary {
     }
 
     /// The JSON an `ingest … --json` command printed.
-    func json(_ arguments: [String]) throws -> Any {
+    public func json(_ arguments: [String]) throws -> Any {
         let outcome = try ingest(arguments)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         return try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// `ingest run` killed with SIGKILL at random moments, sometimes killed again while it recovers, then
@@ -13,7 +14,7 @@ final class KillTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? IngestHarness.temporaryFolder("kill-corpus") else { return }
+        guard let folder = try? TemporaryFolder.make("kill-corpus") else { return }
         if IngestHarness.generateCorpus(into: folder, ["--sets", "12", "--seed", "4", "--width", "640", "--height", "480", "--bad"]) {
             corpus = folder
         }
@@ -71,7 +72,7 @@ final class KillTests: XCTestCase {
 
     /// A work folder with a fresh copy of the corpus inbox, an empty library and `workers` 2.
     private func workFolder(_ corpus: URL, originals: String) throws -> URL {
-        let work = try IngestHarness.temporaryFolder("kill")
+        let work = try TemporaryFolder.make("kill")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         try IngestHarness.shell("cp -a '\(corpus.path)/inbox' inbox", in: work)
         try IngestHarness.writeConfig(["inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",

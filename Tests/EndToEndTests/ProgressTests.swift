@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// What `ingest run` shows while it works: a redrawn line on a terminal, log lines elsewhere.

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 import XCTest
 
 /// `ingest thumbnails` on an ingested corpus of about 140 photos (gen_corpus.py, seed 3).
@@ -9,7 +10,7 @@ final class ThumbnailsTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? IngestHarness.temporaryFolder("thumbs-corpus") else { return }
+        guard let folder = try? TemporaryFolder.make("thumbs-corpus") else { return }
         guard IngestHarness.generateCorpus(into: folder, ["--sets", "30", "--seed", "3", "--width", "1008",
                                                           "--height", "756"]) else { return }
         let work = folder.appendingPathComponent("work")
@@ -29,7 +30,7 @@ final class ThumbnailsTests: XCTestCase {
     /// A copy of the ingested work folder (library, catalogue, pipeline.json with one worker).
     private func ingestedCopy() throws -> URL {
         let corpus = try XCTUnwrap(Self.corpus, "gen_corpus.py or the first run failed (needs ../shared and the pip packages)")
-        let work = try IngestHarness.temporaryFolder("thumbs")
+        let work = try TemporaryFolder.make("thumbs")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
         try IngestHarness.shell("cp -a '\(corpus.path)/work/.' .", in: work)
         return work
@@ -45,7 +46,7 @@ final class ThumbnailsTests: XCTestCase {
         let catalogue = try IngestHarness.catalogue(at: work.appendingPathComponent("library/catalog.sqlite"))
         return try catalogue.captures().flatMap { capture in
             try catalogue.photos(ofCapture: capture.id).map { photo in
-                (photo, capture.setName, try? IngestHarness.jpegSize(work.appendingPathComponent("library/\(photo.thumbPath)")))
+                (photo, capture.setName, try? jpegFrameSize(of: work.appendingPathComponent("library/\(photo.thumbPath)")))
             }
         }
     }
@@ -117,7 +118,7 @@ final class ThumbnailsTests: XCTestCase {
         XCTAssertEqual(missing.status, 0, missing.stderr)
         XCTAssertTrue(missing.stdout.hasPrefix("thumbnails made 3, failed 0,"), missing.stdout)
         for path in gone {
-            XCTAssertEqual(try IngestHarness.jpegSize(work.library.appendingPathComponent(path))?.width, 320, path)
+            XCTAssertEqual(try jpegFrameSize(of: work.library.appendingPathComponent(path))?.width, 320, path)
         }
         XCTAssertEqual(try kept.map { try Data(contentsOf: work.library.appendingPathComponent($0)) }, keptBytes,
                        "the others are left alone")

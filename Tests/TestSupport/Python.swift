@@ -1,0 +1,27 @@
+import Foundation
+
+/// Runs `python3 -c script arguments…` and returns its standard output; throws with its
+/// standard error when it exits with a failure. The tests make their real image files this way.
+public func runPython(_ script: String, arguments: [String] = []) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw PythonFailure(status: process.terminationStatus, standardError: String(decoding: err, as: UTF8.self))
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// `python3` exited with a failure.
+public struct PythonFailure: Error, CustomStringConvertible {
+    public var status: Int32
+    public var standardError: String
+    public var description: String { "python3 exited with \(status): \(standardError)" }
+}

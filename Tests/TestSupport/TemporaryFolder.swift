@@ -1,0 +1,23 @@
+import Foundation
+import XCTest
+
+/// Temporary folders for tests.
+public enum TemporaryFolder {
+    /// A new empty folder named after `label`, which the caller deletes (for fixtures shared by a
+    /// whole test class, or folders a test leaves for a person to inspect).
+    public static func make(_ label: String = "ingest-tests") throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
+
+extension XCTestCase {
+    /// The path of a new empty folder that is deleted when the test ends.
+    public func makeTemporaryFolder() throws -> String {
+        let folder = try TemporaryFolder.make(String(describing: type(of: self))).path
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return folder
+    }
+}
