@@ -40,12 +40,15 @@ public struct PhotoSet: Sendable {
             }
     }
 
-    private init(name: String, folder: String, files: [InboxFile], ignored: [String], skipped: [FileReport]) {
+    /// A set as a listing found it.
+    init(name: String, folder: String, files: [InboxFile], ignored: [String] = [], skipped: [FileReport] = [],
+         contextFile: String? = nil) {
         self.name = name
         self.folder = folder
         self.files = files
         self.ignored = ignored
         self.skipped = skipped
+        self.contextFile = contextFile
     }
 
     private static let notUTF8 = "the name is not valid UTF-8, so it cannot be catalogued; left in place (rename it to ingest it)"
