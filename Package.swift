@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Linux only (built and tested on Debian 12): the image libraries come from the system through
+// pkg-config (scripts/setup installs them), and the watch mode uses inotify.
+
 let package = Package(
     name: "ingest",
     products: [
@@ -34,7 +37,9 @@ let package = Package(
         // Every call into the C libraries, behind Swift types: no C pointer leaves this target.
         .target(
             name: "Imaging",
-            dependencies: ["Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CExif", "CCrypto"]
+            dependencies: [
+                "Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CExif", "CCrypto", "CMemory",
+            ]
         ),
         .target(
             name: "Pipeline",
@@ -54,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "ingest",
             dependencies: [
-                "Pipeline", "Catalog", "CMemory",
+                "Pipeline", "Catalog", "Imaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,4 @@
-import CZBar
+internal import CZBar
 import Catalog
 
 /// A ZBar image scanner. Every ZBar call is in this file and `DecodedSymbol.swift`.

@@ -1,4 +1,4 @@
-import CZBar
+internal import CZBar
 import Catalog
 
 /// One symbol as ZBar reported it, before check-digit validation and normalisation.

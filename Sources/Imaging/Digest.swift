@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// The one place that calls OpenSSL's libcrypto: SHA-256 with the CPU's SHA instructions where it
 /// has them, several times faster than a portable implementation (a 12 MP photo: ~3 ms, not ~9).

@@ -1,4 +1,4 @@
-import CExif
+internal import CExif
 import Foundation
 
 /// The EXIF fields the pipeline uses, read with libexif. Every libexif call is in this file.

@@ -1,4 +1,4 @@
-import CImageOps
+internal import CImageOps
 
 /// An 8-bit single-band picture in memory, rows top to bottom.
 public struct GreyImage: Sendable {

@@ -1,4 +1,4 @@
-import CJPEGShim
+internal import CJPEGShim
 import Foundation
 
 /// The one place that calls libjpeg-turbo directly: full-resolution luminance of one region of a

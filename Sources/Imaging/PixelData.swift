@@ -1,4 +1,4 @@
-import CImageOps
+internal import CImageOps
 
 /// 8-bit pixels owned by someone else (libvips), bands interleaved, rows top to bottom.
 struct PixelData {

@@ -1,4 +1,4 @@
-import CZBar
+internal import CZBar
 import Catalog
 
 extension Symbology {

@@ -1,6 +1,6 @@
 import Catalog
-import CVips
-import CVipsShim
+internal import CVips
+internal import CVipsShim
 
 /// A libvips image owned by Swift: released when the last reference goes. Used by one thread at a time.
 final class VipsImage {

@@ -1,19 +1,19 @@
 import Foundation
 import Logging
 import Pipeline
+import Synchronization
 
 /// One line on a terminal's standard error showing how far the work is — photos done of all, rate,
 /// time left — redrawn in place with `\r` at most five times a second.
 ///
 /// Only for terminals: where standard error is a file or a pipe, the log lines tell the progress.
 /// Log lines written meanwhile (through `ProgressAwareLogHandler`) appear above it.
-final class ProgressLine: @unchecked Sendable {
+final class ProgressLine: Sendable {
     /// Redraws closer together than this are skipped (the last one always draws).
     static let minimumInterval = 0.2
 
-    private let lock = NSLock()
-    private var text = ""
-    private var lastDraw = Date.distantPast
+    /// The line as drawn, and when; also serialises every write to standard error.
+    private let state = Mutex<(text: String, lastDraw: Date)>(("", .distantPast))
 
     private init() {}
 
@@ -24,32 +24,31 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Shows `progress`, unless the line was drawn less than `minimumInterval` ago. Thread-safe.
     func update(_ progress: RunProgress) {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard progress.photosDone == progress.photosTotal || now.timeIntervalSince(lastDraw) >= Self.minimumInterval else {
-            return
+        state.withLock { state in
+            let now = Date()
+            guard progress.photosDone == progress.photosTotal
+                || now.timeIntervalSince(state.lastDraw) >= Self.minimumInterval else { return }
+            state.lastDraw = now
+            state.text = Self.describe(progress)
+            write("\r\(state.text)\u{1B}[K")
         }
-        lastDraw = now
-        text = Self.describe(progress)
-        write("\r\(text)\u{1B}[K")
     }
 
     /// Runs `body`, which writes whole lines to standard error, with the progress line out of its way.
     func interrupting(_ body: () -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        if !text.isEmpty { write("\r\u{1B}[K") }
-        body()
-        if !text.isEmpty { write(text) }
+        state.withLock { state in
+            if !state.text.isEmpty { write("\r\u{1B}[K") }
+            body()
+            if !state.text.isEmpty { write(state.text) }
+        }
     }
 
     /// Erases the line for good, before the command prints its result.
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if !text.isEmpty { write("\r\u{1B}[K") }
-        text = ""
+        state.withLock { state in
+            if !state.text.isEmpty { write("\r\u{1B}[K") }
+            state.text = ""
+        }
     }
 
     /// `photos 37/120  12.4/s  1:07 left`.
@@ -95,10 +94,9 @@ struct ProgressAwareLogHandler: LogHandler {
 }
 
 /// Progress for standard error that is not a terminal: a notice line at each tenth of the work.
-final class ProgressMilestones: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressMilestones: Sendable {
     private let logger: Logger
-    private var tenthsLogged = 0
+    private let tenthsLogged = Mutex(0)
 
     init(logger: Logger) {
         self.logger = logger
@@ -108,10 +106,11 @@ final class ProgressMilestones: @unchecked Sendable {
     func record(_ progress: RunProgress) {
         guard progress.photosTotal > 0 else { return }
         let tenths = progress.photosDone * 10 / progress.photosTotal
-        lock.lock()
-        defer { lock.unlock() }
-        guard tenths > tenthsLogged else { return }
-        tenthsLogged = tenths
+        let isNew = tenthsLogged.withLock { logged in
+            defer { logged = max(logged, tenths) }
+            return tenths > logged
+        }
+        guard isNew else { return }
         logger.notice("progress", metadata: ["photos": "\(progress.photosDone)/\(progress.photosTotal)",
                                              "rate": "\(String(format: "%.1f/s", progress.rate))"])
     }

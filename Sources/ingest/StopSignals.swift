@@ -7,6 +7,8 @@ import Logging
 /// without the command having returned, ends the process at once with 128 + the signal's number
 /// (143 for SIGTERM, 130 for SIGINT). An abort is safe: the commit journal and SQLite's atomic
 /// transactions let the next start finish or undo what was cut short.
+// @unchecked: `received` and the sources are touched on `queue` only (the signal handlers run
+// there), or in `init` and `deinit`, when no handler can run.
 final class StopSignals: @unchecked Sendable {
     private let queue = DispatchQueue(label: "ingest.signals")
     private let graceSeconds: Double

@@ -64,8 +64,8 @@ struct CommitJournal: Codable, Sendable {
 
     /// The journal at `path`; nil when it cannot be read or decoded.
     static func read(_ path: String) -> CommitJournal? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(CommitJournal.self, from: data)
+        guard let bytes = try? FileDescriptor.contents(of: path, flags: O_NOFOLLOW) else { return nil }
+        return try? JSONDecoder().decode(CommitJournal.self, from: Data(bytes))
     }
 
     /// Library-relative paths the commit places.

@@ -31,7 +31,7 @@ extension SetCommitter {
                 logger.notice("undid an interrupted commit", metadata: ["set": "\(journal.setName)"])
             }
         }
-        try? FileManager.default.removeItem(atPath: layout.staging)
+        try? FileOperations.removeTree(layout.staging)
         try FileOperations.makeDirectories(layout.staging)
     }
 

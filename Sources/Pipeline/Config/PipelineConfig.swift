@@ -38,14 +38,13 @@ public struct PipelineConfig: Sendable, Equatable {
 
     /// Reads and validates a config file; every problem names the file and the key.
     public static func load(path: String) throws -> PipelineConfig {
-        let url = URL(fileURLWithPath: path)
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: url)
+            bytes = try FileDescriptor.contents(of: path)
         } catch {
-            throw ConfigError(file: path, message: "cannot read the file (\(error.localizedDescription))")
+            throw ConfigError(file: path, message: "cannot read the file (\(error))")
         }
-        return try parse(data, file: path, folder: url.deletingLastPathComponent().path)
+        return try parse(Data(bytes), file: path, folder: (path as NSString).deletingLastPathComponent)
     }
 
     /// Parses config JSON; `folder` is where relative paths resolve.

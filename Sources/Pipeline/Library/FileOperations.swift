@@ -174,6 +174,18 @@ enum FileOperations {
         }
     }
 
+    /// Removes `path` and, when it is a folder, everything below it (a link itself, never its target).
+    static func removeTree(_ path: String) throws {
+        guard isDirectory(path) else { return try remove(path) }
+        let entries = try attempt("list", path) { () throws(Errno) in try Directory.entries(of: path) }
+        for entry in entries { try removeTree((path as NSString).appendingPathComponent(entry.name)) }
+        do {
+            try retryOnInterrupt { rmdir(path) }
+        } catch {
+            if error.code != ENOENT { throw FileOperationError(operation: "remove the folder", path: path, code: error.code) }
+        }
+    }
+
     /// Flushes a folder's entries (new names, removed names) to disk.
     static func syncDirectory(_ path: String) {
         guard let folder = try? FileDescriptor.open(path, O_RDONLY | O_DIRECTORY) else { return }

@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// A bounded pool of `workers` analyses photos concurrently; one serial writer queue groups, plans
 /// and commits whole sets in inbox order while the next set is being analysed. At most `workers`
-/// photos are decoded and at most two analysed sets wait for the writer, so memory stays bounded
-/// whatever the inbox size.
+/// photos are decoded at once and at most two sets are in flight (being analysed, waiting for the
+/// writer or being committed), so memory stays bounded whatever the inbox size.
 public final class IngestRun: Sendable {
     private let config: PipelineConfig
     private let catalogue: Catalogue

@@ -122,3 +122,18 @@ struct FileDescriptor {
         try retryOnInterrupt { flock(rawValue, operation) }
     }
 }
+
+extension FileDescriptor {
+    /// The whole content of the file at `path`, opened with `O_RDONLY | flags`; a file larger than
+    /// `limit` bytes throws `EFBIG` unread.
+    static func contents(of path: String, flags: Int32 = 0, limit: Int = 64 << 20) throws(Errno) -> [UInt8] {
+        let file = try open(path, O_RDONLY | flags)
+        return try file.closeAfter { () throws(Errno) in
+            let size = Int(try file.status().st_size)
+            guard size <= limit else { throw Errno(code: EFBIG) }
+            var bytes = [UInt8](repeating: 0, count: size)
+            let count = try file.read(into: &bytes)
+            return Array(bytes.prefix(count))
+        }
+    }
+}

@@ -13,7 +13,7 @@ import Imaging
 ///    candidates are cut from that instead. Small codes need it: a 1-D code needs about 1.5 px per
 ///    module, which a shrunk overview does not keep.
 /// Every reported code passed ZBar's own checks and, for retail codes, the GS1 check digit.
-final class BarcodeReader: @unchecked Sendable {
+final class BarcodeReader: Sendable {
     /// For whole frames and 2-D regions: every second row and column (a code is dozens of lines tall).
     private let frameScanners: ScannerPool
     /// For regions turned upright: linear symbologies, every third row only.

@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The rules of docs/architecture.md that the compiler cannot check: SwiftPM lets a target import
+/// any module its dependencies reach, so these tests read the sources' imports instead.
+final class ArchitectureTests: XCTestCase {
+    private let sources = IngestHarness.packageRoot.appendingPathComponent("Sources")
+
+    /// Every Swift file below `Sources/<target>`, with the modules it imports.
+    private func imports(of target: String) throws -> [(file: String, modules: [String])] {
+        let root = sources.appendingPathComponent(target)
+        let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+        return try files.filter { $0.hasSuffix(".swift") }.sorted().map { file in
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            let modules = text.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                guard let index = words.firstIndex(of: "import"), index < words.count - 1,
+                      words[..<index].allSatisfy({ ["@testable", "internal", "public", "private"].contains($0) }) else {
+                    return nil
+                }
+                return String(words[index + 1])
+            }
+            return ("\(target)/\(file)", modules)
+        }
+    }
+
+    private func assertNoImport(in targets: [String], of forbidden: (String) -> Bool, _ rule: String) throws {
+        for target in targets {
+            for (file, modules) in try imports(of: target) {
+                XCTAssertEqual(modules.filter(forbidden), [], "\(file): \(rule)")
+            }
+        }
+    }
+
+    func testCLibraries_areCalledFromImagingOnly() throws {
+        // The package's C targets: system libraries and shims, Sources/C<Name>.
+        let cModules = try FileManager.default.contentsOfDirectory(atPath: sources.path)
+            .filter { $0.hasPrefix("C") && $0.dropFirst().first?.isUppercase == true }
+        XCTAssertTrue(cModules.contains("CVips") && cModules.contains("CZBar"), "\(cModules)")
+        XCTAssertFalse(try imports(of: "Imaging").filter { !Set($0.modules).isDisjoint(with: cModules) }.isEmpty)
+        try assertNoImport(in: ["Pipeline", "Catalog", "ingest"], of: cModules.contains, "only Imaging imports the C libraries and shims")
+    }
+
+    func testSQL_isWrittenInCatalogOnly() throws {
+        try assertNoImport(in: ["Pipeline", "Imaging", "ingest"], of: { $0 == "GRDB" }, "only Catalog talks to the database")
+    }
+
+    func testCatalog_knowsNoPixelsAndNoStages() throws {
+        try assertNoImport(in: ["Catalog"], of: { ["Imaging", "Pipeline"].contains($0) }, "Catalog is the bottom layer")
+        try assertNoImport(in: ["Imaging"], of: { $0 == "Pipeline" }, "Imaging knows no stage")
+    }
+
+    func testSourceFiles_stayUnder300Lines() throws {
+        for target in ["Catalog", "Imaging", "Pipeline", "ingest"] {
+            for (file, _) in try imports(of: target) {
+                let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+                XCTAssertLessThanOrEqual(text.split(separator: "\n", omittingEmptySubsequences: false).count, 300,
+                                         "\(file): split it by concern (Type+Concern.swift)")
+            }
+        }
+    }
+}
