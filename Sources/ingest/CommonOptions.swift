@@ -72,12 +72,6 @@ struct CommonOptions: ParsableArguments {
     }
 }
 
-/// A configuration or usage problem: printed as is, exit code 64 (EX_USAGE).
-struct UsageError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
 extension ParsableCommand {
     /// The capture `lookUp` finds for the id prefix `id`; when there is none, or the prefix is
     /// ambiguous, says so on standard error and exits 1.

@@ -1,19 +1,6 @@
 import Foundation
 import GRDB
 
-/// A catalogue record whose columns are its Codable keys in snake_case, named once by the keys.
-///
-/// Encoding uses GRDB's `convertToSnakeCase` (`capturedUTC` → `captured_utc`); decoding uses
-/// `ColumnNaming` because GRDB's `convertFromSnakeCase` would turn `captured_utc` into `capturedUtc`.
-protocol SnakeCaseRecord: FetchableRecord, EncodableRecord {}
-
-extension SnakeCaseRecord {
-    /// Properties map to snake_case columns.
-    public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
-    /// Snake_case columns map back to properties, `utc` included.
-    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { ColumnNaming.decodingStrategy }
-}
-
 extension Capture: SnakeCaseRecord, PersistableRecord {
     /// The `capture` table.
     public static let databaseTableName = "capture"
@@ -71,44 +58,5 @@ extension Run: SnakeCaseRecord, MutablePersistableRecord {
     /// Takes the id SQLite assigned.
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
-    }
-}
-
-/// How snake_case column names turn back into the records' property names.
-enum ColumnNaming {
-    /// Words the records spell in capitals (`capturedUTC`, `takenUTC`).
-    static let acronyms: Set<String> = ["utc"]
-
-    /// The decoding strategy every record uses.
-    static let decodingStrategy = DatabaseColumnDecodingStrategy.custom { column in
-        PropertyKey(propertyName(forColumn: column))
-    }
-
-    /// `captured_utc` → `capturedUTC`, `thumb_path` → `thumbPath`, `sha256` → `sha256`.
-    static func propertyName(forColumn column: String) -> String {
-        let words = column.split(separator: "_").map(String.init)
-        guard let first = words.first else { return column }
-        let rest = words.dropFirst().map { word in
-            acronyms.contains(word) ? word.uppercased() : word.prefix(1).uppercased() + word.dropFirst()
-        }
-        return ([first] + rest).joined()
-    }
-
-    /// A coding key made from a computed property name.
-    struct PropertyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-
-        init(_ stringValue: String) {
-            self.stringValue = stringValue
-        }
-
-        init?(stringValue: String) {
-            self.stringValue = stringValue
-        }
-
-        init?(intValue: Int) {
-            nil
-        }
     }
 }
