@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // Linux only (built and tested on Debian 12): the image libraries come from the system through
@@ -19,7 +20,8 @@ let package = Package(
     ],
     targets: [
         // C libraries, each called from Imaging only.
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // scripts/setup writes ingest-vips.pc: vips' flags without the -pthread SwiftPM warns about.
+        .systemLibrary(name: "CVips", pkgConfig: vipsPackage, providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -83,3 +85,8 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// libvips' pkg-config package: the copy without -pthread when scripts/setup has written it.
+var vipsPackage: String {
+    FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/ingest-vips.pc") ? "ingest-vips" : "vips"
+}

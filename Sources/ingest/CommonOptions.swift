@@ -55,11 +55,30 @@ struct CommonOptions: ParsableArguments {
         return Logger(label: "ingest")
     }
 
-    /// What most commands start with: the configuration (its problems exit 64), logging, and the catalogue.
+    /// What most commands start with: the configuration (its problems exit 64), logging, and the
+    /// catalogue, which must exist: only `run` and `watch` make one. Without it the command exits 1
+    /// and, having created nothing, leaves the folder as it was.
     func openCatalogue(progress: ProgressLine? = nil) throws -> (config: PipelineConfig, logger: Logger, catalogue: Catalogue) {
         let config = try Ingest.reportingUsageErrors { try loadConfig() }
         let logger = bootstrapLogging(progress: progress)
-        return (config, logger, try Catalogue(path: config.catalog, logger: logger))
+        do {
+            return (config, logger, try Catalogue(path: config.catalog, create: false, logger: logger))
+        } catch CatalogError.notFound(let path) {
+            FileHandle.standardError.write(Data("""
+                ingest: no catalogue at \(path) (\(catalogueSource(config))); run ingest run first, or pass --config or --catalog
+
+                """.utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// Where the catalogue's path came from, for a message about it.
+    private func catalogueSource(_ config: PipelineConfig) -> String {
+        let file = PipelineConfig.resolve(self.config, against: FileManager.default.currentDirectoryPath)
+        if catalog != nil { return "given by --catalog" }
+        if config.explicitCatalog != nil { return "the \"catalog\" of \(file)" }
+        if library != nil { return "in the library given by --library" }
+        return "in the \"library\" of \(file)"
     }
 
     /// Loads the configuration, turning its problems into usage errors (exit 64).
@@ -91,7 +110,8 @@ extension ParsableCommand {
         do {
             return try body()
         } catch let error as UsageError {
-            FileHandle.standardError.write(Data("ingest: \(error.message)\n".utf8))
+            let lines = error.message.split(separator: "\n").map { "ingest: \($0)\n" }
+            FileHandle.standardError.write(Data(lines.joined().utf8))
             throw ExitCode(64)
         }
     }

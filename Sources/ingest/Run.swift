@@ -8,7 +8,12 @@ extension Ingest {
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Ingests every photo set in the inbox into the catalogue.",
-            discussion: "Exit codes: 0 all good; 1 files were quarantined, skipped or not committed, or the run stopped early for lack of space; 64 usage or configuration error; 75 another ingest run or watch holds the library."
+            discussion: """
+                Exit codes: 0 all good, also when files were set aside as duplicates of photos already \
+                catalogued (the summary lists them); 1 files were quarantined as unusable, skipped or not \
+                committed, or the run stopped early for lack of space; 64 usage or configuration error; 75 \
+                another ingest run or watch holds the library.
+                """
         )
 
         @OptionGroup var options: CommonOptions

@@ -69,6 +69,27 @@ final class PipelineConfigTests: XCTestCase {
         XCTAssertEqual(config.quarantine, "/srv/ingest/q")
     }
 
+    func testParse_libraryWithoutCatalog_takesTheCatalogueAlong() throws {
+        XCTAssertEqual(try parse(#"{"library": "/data/lib"}"#).catalog, "/data/lib/catalog.sqlite")
+        var config = try parse(#"{"library": "/data/lib", "catalog": "db.sqlite"}"#)
+        XCTAssertEqual(config.catalog, "/srv/ingest/db.sqlite", "a catalogue that is set stays where it is set")
+        config.library = "/elsewhere"
+        XCTAssertEqual(config.catalog, "/srv/ingest/db.sqlite")
+    }
+
+    func testParse_severalProblems_areAllReportedAtOnce() {
+        XCTAssertThrowsError(try parse(#"{"workers": -1, "inbox": "", "zzz": 1, "readyMarker": "ready", "maxPixels": "x"}"#)) { error in
+            XCTAssertEqual((error as? ConfigError)?.messages, [
+                "zzz unknown key (known keys: catalog, groupGapSeconds, grouping, inbox, library, maxFileBytes, maxPixels, "
+                    + "originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, workers)",
+                "inbox must be a non-empty string",
+                "workers must be 0…256, got -1",
+                "maxPixels must be a number",
+                "readyMarker must be a hidden file name (a dot, then no slash), got \"ready\"",
+            ])
+        }
+    }
+
     func testParse_workersZero_meansActiveProcessorCount() throws {
         XCTAssertEqual(try parse(#"{"workers": 0}"#).workers, ProcessInfo.processInfo.activeProcessorCount)
     }

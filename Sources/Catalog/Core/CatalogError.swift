@@ -4,6 +4,8 @@ import Foundation
 public enum CatalogError: Error, CustomStringConvertible, Equatable {
     /// The database file could not be created or opened (path, reason).
     case cannotOpen(path: String, reason: String)
+    /// There is no catalogue at the path, and the command only reads one.
+    case notFound(path: String)
     /// The file exists but is not a SQLite database.
     case notADatabase(path: String)
     /// The database was migrated by a newer ingest; it lists the migrations this version does not know.
@@ -33,6 +35,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
         switch self {
         case let .cannotOpen(path, reason):
             return "\(path): cannot open the catalogue (\(reason)); check that the folder exists and is writable."
+        case let .notFound(path):
+            return "\(path): no catalogue here; run ingest run first, or pass --config or --catalog."
         case let .notADatabase(path):
             return "\(path): not a SQLite database; pass the path of an ingest catalogue or a new file name."
         case let .newerSchema(path, unknown):

@@ -13,16 +13,17 @@ public final class Catalogue: Sendable {
     let writer: any DatabaseWriter
     let logger: Logger
 
-    /// Opens (or creates) the catalogue at `path` and brings its schema up to date.
+    /// Opens the catalogue at `path` and brings its schema up to date; with `create`, makes an empty
+    /// one (and its folder) when there is none.
     ///
-    /// Creates the parent folder when missing. Throws `CatalogError.notADatabase` for a file that is
-    /// not SQLite and `CatalogError.newerSchema` for a catalogue made by a newer ingest.
-    public convenience init(path: String, logger: Logger) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CatalogError.cannotOpen(path: path, reason: error.localizedDescription)
+    /// Throws `CatalogError.notFound` when there is no catalogue and `create` is false,
+    /// `CatalogError.notADatabase` for a file that is not SQLite and `CatalogError.newerSchema` for a
+    /// catalogue made by a newer ingest.
+    public convenience init(path: String, create: Bool = true, logger: Logger) throws {
+        if create {
+            try Self.makeFolder(of: path)
+        } else if !FileManager.default.fileExists(atPath: path) {
+            throw CatalogError.notFound(path: path)
         }
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -32,6 +33,19 @@ public final class Catalogue: Sendable {
             try DatabasePool(path: path, configuration: configuration)
         }
         try self.init(writer: pool, path: path, logger: logger)
+    }
+
+    /// Creates the folder that will hold the database at `path`, with its parents.
+    private static func makeFolder(of path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            // Foundation's text would say "The operation could not be completed"; errno says why.
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO)
+            throw CatalogError.cannotOpen(path: path, reason: String(cString: strerror(Int32(code))))
+        }
     }
 
     /// An empty catalogue that lives in memory only, for tests.

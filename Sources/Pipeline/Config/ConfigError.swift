@@ -1,10 +1,19 @@
-import Catalog
-import Foundation
-
-/// A problem in the configuration: the file, the key and what is wrong.
+/// What is wrong with a configuration: the file, and every problem found in it, each naming its key.
 public struct ConfigError: Error, CustomStringConvertible, Sendable {
     public var file: String
-    public var message: String
+    /// One line per problem, each naming its key (`thumbnailWidth must be 16…4096, got 0`): unknown
+    /// keys first, then the settings in the order they are read.
+    public var messages: [String]
 
-    public var description: String { "\(file): \(message)" }
+    public init(file: String, message: String) {
+        self.init(file: file, messages: [message])
+    }
+
+    public init(file: String, messages: [String]) {
+        self.file = file
+        self.messages = messages
+    }
+
+    /// One line per problem: `file: message`.
+    public var description: String { messages.map { "\(file): \($0)" }.joined(separator: "\n") }
 }

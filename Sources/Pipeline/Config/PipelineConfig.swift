@@ -10,7 +10,14 @@ public struct PipelineConfig: Sendable, Equatable {
 
     public var inbox: String
     public var library: String
-    public var catalog: String
+    /// The SQLite catalogue: `catalog.sqlite` in the library unless it is set, so a library moved
+    /// by the configuration or `--library` takes its catalogue along.
+    public var catalog: String {
+        get { explicitCatalog ?? (library as NSString).appendingPathComponent("catalog.sqlite") }
+        set { explicitCatalog = newValue }
+    }
+    /// The catalogue's path when set; nil while it follows the library.
+    public private(set) var explicitCatalog: String?
     public var quarantine: String
     public var thumbnailWidth = 400
     public var groupGapSeconds = 60.0
@@ -32,7 +39,6 @@ public struct PipelineConfig: Sendable, Equatable {
     public init(folder: String) {
         inbox = Self.resolve("inbox", against: folder)
         library = Self.resolve("library", against: folder)
-        catalog = Self.resolve("library/catalog.sqlite", against: folder)
         quarantine = Self.resolve("quarantine", against: folder)
     }
 
@@ -47,53 +53,57 @@ public struct PipelineConfig: Sendable, Equatable {
         return try parse(Data(bytes), file: path, folder: (path as NSString).deletingLastPathComponent)
     }
 
-    /// Parses config JSON; `folder` is where relative paths resolve.
+    /// Parses config JSON; `folder` is where relative paths resolve. Throws one `ConfigError` that
+    /// lists every problem of the file.
     public static func parse(_ data: Data, file: String, folder: String) throws -> PipelineConfig {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw ConfigError(file: file, message: "not valid JSON (\(error.localizedDescription))")
+        guard let object = try? JSONSerialization.jsonObject(with: data) else {
+            throw ConfigError(file: file, message: "not valid JSON")
         }
         guard let keys = object as? [String: Any] else {
             throw ConfigError(file: file, message: "must hold one JSON object of settings")
         }
+        let reader = KeyReader(keys: keys)
+        reader.refuseUnknown(known)
         var config = PipelineConfig(folder: folder)
-        let reader = KeyReader(file: file, keys: keys)
-        try reader.refuseUnknown(known)
-        if let value = try reader.string("inbox") { config.inbox = resolve(value, against: folder) }
-        if let value = try reader.string("library") { config.library = resolve(value, against: folder) }
-        if let value = try reader.string("catalog") { config.catalog = resolve(value, against: folder) }
-        if let value = try reader.string("quarantine") { config.quarantine = resolve(value, against: folder) }
-        if let value = try reader.integer("thumbnailWidth", in: 16...4096) { config.thumbnailWidth = value }
-        if let value = try reader.number("groupGapSeconds", in: 0...86_400) { config.groupGapSeconds = value }
-        if let value = try reader.choice("grouping", Grouping.self) { config.grouping = value }
-        if let value = try reader.choice("originals", Originals.self) { config.originals = value }
-        if let value = try reader.integer("workers", in: 0...256) {
-            config.workers = value == 0 ? ProcessInfo.processInfo.activeProcessorCount : value
-        }
-        if let value = try reader.integer("maxPixels", in: 1...1_000_000_000) { config.maxPixels = value }
-        if let value = try reader.integer("maxFileBytes", in: 1...(8 << 30)) { config.maxFileBytes = Int64(value) }
-        if let names = try reader.strings("symbologies") {
-            var chosen = Set<Symbology>()
-            for name in names {
-                guard let symbology = Symbology(name: name) else {
-                    let valid = Symbology.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw ConfigError(file: file, message: "symbologies: unknown symbology \"\(name)\" (known: \(valid))")
-                }
-                chosen.insert(symbology)
-            }
-            config.symbologies = chosen
-        }
-        if let value = try reader.number("settleSeconds", in: 1...3_600) { config.settleSeconds = value }
-        if let value = try reader.number("rescanSeconds", in: 10...86_400) { config.rescanSeconds = value }
-        if let value = try reader.string("readyMarker") {
-            guard value.hasPrefix("."), value.count > 1, value != "..", !value.contains("/") else {
-                throw ConfigError(file: file, message: "readyMarker must be a hidden file name (a dot, then no slash), got \"\(value)\"")
-            }
-            config.readyMarker = value
-        }
+        config.readPaths(reader, folder: folder)
+        config.readSettings(reader)
+        guard reader.problems.isEmpty else { throw ConfigError(file: file, messages: reader.problems) }
         return config
+    }
+
+    private mutating func readPaths(_ reader: KeyReader, folder: String) {
+        if let value = reader.string("inbox") { inbox = Self.resolve(value, against: folder) }
+        if let value = reader.string("library") { library = Self.resolve(value, against: folder) }
+        if let value = reader.string("catalog") { catalog = Self.resolve(value, against: folder) }
+        if let value = reader.string("quarantine") { quarantine = Self.resolve(value, against: folder) }
+    }
+
+    private mutating func readSettings(_ reader: KeyReader) {
+        if let value = reader.integer("thumbnailWidth", in: 16...4096) { thumbnailWidth = value }
+        if let value = reader.number("groupGapSeconds", in: 0...86_400) { groupGapSeconds = value }
+        if let value = reader.choice("grouping", Grouping.self) { grouping = value }
+        if let value = reader.choice("originals", Originals.self) { originals = value }
+        if let value = reader.integer("workers", in: 0...256) {
+            workers = value == 0 ? ProcessInfo.processInfo.activeProcessorCount : value
+        }
+        if let value = reader.integer("maxPixels", in: 1...1_000_000_000) { maxPixels = value }
+        if let value = reader.integer("maxFileBytes", in: 1...(8 << 30)) { maxFileBytes = Int64(value) }
+        if let names = reader.strings("symbologies") {
+            let valid = Symbology.allCases.map(\.rawValue).joined(separator: ", ")
+            for name in names where Symbology(name: name) == nil {
+                reader.report("symbologies:", "unknown symbology \"\(name)\" (known: \(valid))")
+            }
+            symbologies = Set(names.compactMap(Symbology.init(name:)))
+        }
+        if let value = reader.number("settleSeconds", in: 1...3_600) { settleSeconds = value }
+        if let value = reader.number("rescanSeconds", in: 10...86_400) { rescanSeconds = value }
+        if let value = reader.string("readyMarker") {
+            if value.hasPrefix("."), value.count > 1, value != "..", !value.contains("/") {
+                readyMarker = value
+            } else {
+                reader.report("readyMarker", "must be a hidden file name (a dot, then no slash), got \"\(value)\"")
+            }
+        }
     }
 
     static let known: Set<String> = ["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",

@@ -1,0 +1,95 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// What a new user runs into after the demo: a folder without a catalogue, a moved library, several
+/// mistakes in one configuration, photos ingested twice.
+final class FirstUseTests: XCTestCase {
+    /// A work folder with the repository's pipeline.json and, with `set`, one sample set in its inbox.
+    private func workFolder(set: String? = nil) throws -> URL {
+        let work = try TemporaryFolder.make("first-use")
+        addTeardownBlock { try? FileManager.default.removeItem(at: work) }
+        try FileManager.default.copyItem(at: IngestHarness.packageRoot.appendingPathComponent("pipeline.json"),
+                                         to: work.appendingPathComponent("pipeline.json"))
+        if let set { try copySample(set, into: work.appendingPathComponent("inbox/\(set)")) }
+        return work
+    }
+
+    private func copySample(_ set: String, into folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: IngestHarness.packageRoot.appendingPathComponent("samples/\(set)"), to: folder)
+    }
+
+    func testReadingCommands_withoutACatalogue_exit1NamingItAndCreateNothing() throws {
+        let work = try workFolder()
+        let before = IngestHarness.files(under: work)
+        for command in [["list"], ["list", "--json"], ["show", "abcd"], ["export", "--csv", "-"], ["verify"]] {
+            let outcome = try IngestHarness.ingest(command, in: work)
+            XCTAssertEqual(outcome.status, 1, "\(command): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr, "ingest: no catalogue at \(work.path)/library/catalog.sqlite (in the \"library\" of "
+                + "\(work.path)/pipeline.json); run ingest run first, or pass --config or --catalog\n", "\(command)")
+            XCTAssertEqual(IngestHarness.files(under: work), before, "\(command) created nothing")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("library").path), "\(command)")
+        }
+    }
+
+    func testLibraryOption_movesTheCatalogueAlong() throws {
+        let work = try workFolder(set: "single-product")
+        let run = try IngestHarness.ingest(["run", "--library", "elsewhere/library"], in: work)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("elsewhere/library/catalog.sqlite").path))
+
+        let list = try IngestHarness.ingest(["list", "--library", "elsewhere/library"], in: work)
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertTrue(list.stdout.contains("single-product"), list.stdout)
+        let wrongPlace = try IngestHarness.ingest(["list"], in: work)
+        XCTAssertEqual(wrongPlace.status, 1)
+        XCTAssertTrue(wrongPlace.stderr.contains("no catalogue at \(work.path)/library/catalog.sqlite"), wrongPlace.stderr)
+    }
+
+    func testCatalogOption_winsOverTheLibrary() throws {
+        let work = try workFolder(set: "single-product")
+        XCTAssertEqual(try IngestHarness.ingest(["run", "--catalog", "db/catalog.sqlite"], in: work).status, 0)
+        let list = try IngestHarness.ingest(["list", "--library", "library", "--catalog", "db/catalog.sqlite"], in: work)
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let moved = try IngestHarness.ingest(["list", "--library", "library"], in: work)
+        XCTAssertEqual(moved.status, 1, "the catalogue is not in the library: \(moved.stdout)")
+        XCTAssertTrue(moved.stderr.contains("(in the library given by --library)"), moved.stderr)
+    }
+
+    func testConfiguration_threeBadValues_areReportedAtOnceOneLineEach() throws {
+        let work = try workFolder()
+        try Data(#"{"thumbnailWidth": 0, "grouping": "barcode", "wokers": 2}"#.utf8)
+            .write(to: work.appendingPathComponent("pipeline.json"))
+        let outcome = try IngestHarness.ingest(["run"], in: work)
+        XCTAssertEqual(outcome.status, 64)
+        let file = work.appendingPathComponent("pipeline.json").path
+        XCTAssertEqual(outcome.stderr.split(separator: "\n"), [
+            "ingest: \(file): wokers unknown key (known keys: catalog, groupGapSeconds, grouping, inbox, library, "
+                + "maxFileBytes, maxPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, "
+                + "thumbnailWidth, workers)",
+            "ingest: \(file): thumbnailWidth must be 16…4096, got 0",
+            "ingest: \(file): grouping unknown value \"barcode\"",
+        ])
+    }
+
+    func testMissingConfiguration_saysSoPlainly() throws {
+        let work = try workFolder()
+        let outcome = try IngestHarness.ingest(["list", "--config", "nowhere.json"], in: work)
+        XCTAssertEqual(outcome.status, 64)
+        XCTAssertEqual(outcome.stderr, "ingest: \(work.path)/nowhere.json: cannot read the file (No such file or directory)\n")
+    }
+
+    func testRun_photosAlreadyCatalogued_areSetAsideAsDuplicatesAndExit0() throws {
+        let work = try workFolder(set: "single-product")
+        XCTAssertEqual(try IngestHarness.ingest(["run"], in: work).status, 0)
+        try copySample("single-product", into: work.appendingPathComponent("inbox/again"))
+
+        let again = try IngestHarness.ingest(["run"], in: work)
+        XCTAssertEqual(again.status, 0, "a duplicate needs nobody: its bytes are catalogued. \(again.stdout)")
+        XCTAssertTrue(again.stdout.hasPrefix("sets 1, captures 0, photos 0, duplicates 3, quarantined 0,"), again.stdout)
+        XCTAssertEqual(IngestHarness.files(under: work.appendingPathComponent("quarantine/duplicates/again")).filter {
+            !$0.hasSuffix(".reason")
+        }.count, 3)
+    }
+}
