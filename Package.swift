@@ -54,7 +54,6 @@ let package = Package(
             name: "Catalog",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

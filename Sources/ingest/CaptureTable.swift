@@ -5,6 +5,8 @@ import Foundation
 struct CaptureTable {
     var captures: [Capture]
     var agents: [String: Agent]
+    /// Whether the column names come first.
+    var header = true
 
     /// Long set and agent names are cut to this many characters.
     static let maximumCell = 28
@@ -12,7 +14,8 @@ struct CaptureTable {
     var text: String {
         guard !captures.isEmpty else { return "no captures\n" }
         let idLength = Self.uniquePrefixLength(of: captures.map(\.id))
-        let rows = [["ID", "CAPTURED", "SET", "BARCODE", "PHOTOS", "RATING", "AGENT"]] + captures.map { capture in
+        let titles = [["ID", "CAPTURED", "SET", "BARCODE", "PHOTOS", "RATING", "AGENT"]]
+        let rows = (header ? titles : []) + captures.map { capture in
             [
                 String(capture.id.prefix(idLength)),
                 Self.readable(capture.capturedAt),
@@ -23,7 +26,7 @@ struct CaptureTable {
                 Self.cut(capture.agentName(latestIn: agents) ?? "-"),
             ]
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let widths = titles[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
                 .joined(separator: "  ").trimmingCharacters(in: .whitespaces)

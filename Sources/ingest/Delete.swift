@@ -24,6 +24,7 @@ extension Ingest {
 
         func run() throws {
             let (config, logger, catalogue) = try options.openCatalogue()
+            defer { try? catalogue.close() }
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
             let remover = CaptureRemover(config: config, catalogue: catalogue, logger: logger)

@@ -17,6 +17,7 @@ extension Ingest {
 
         func run() throws {
             let (_, _, catalogue) = try options.openCatalogue()
+            defer { try? catalogue.close() }
             let rows = try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: csvPath, since: since?.seconds)
             if csvPath != "-" && !options.quiet {
                 FileHandle.standardError.write(Data("exported \(rows) captures to \(csvPath)\n".utf8))

@@ -7,7 +7,9 @@ import Imaging
 struct Ingest: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Turns folders of product photos into a searchable product catalogue.",
-        subcommands: [Run.self, Watch.self, Export.self, List.self, Show.self, Delete.self, Thumbnails.self, Verify.self]
+        subcommands: [
+            Run.self, Watch.self, Export.self, List.self, Show.self, Delete.self, Thumbnails.self, Verify.self, Backup.self,
+        ]
     )
 
     static func main() {

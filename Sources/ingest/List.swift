@@ -7,7 +7,11 @@ extension Ingest {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Lists catalogued captures, newest first.",
-            discussion: "Filters combine; --json prints one JSON array with the fields described in README.md."
+            discussion: """
+                Filters combine. Shows the newest \(pageSize) unless --limit or --all is given, and says on \
+                standard error how many more match; --before ID continues after a capture, as the next page. \
+                --json prints one JSON array with the fields described in README.md.
+                """
         )
 
         @OptionGroup var options: CommonOptions
@@ -33,24 +37,69 @@ extension Ingest {
         @Option(name: .customLong("set"), help: "Only captures of this set (inbox folder name).")
         var setName: String?
 
+        @Option(help: "Show at most this many captures (default \(Self.pageSize)).")
+        var limit: Int?
+
+        @Flag(help: "Show every matching capture, however many.")
+        var all = false
+
+        @Option(help: "Show the captures listed after this one (its id or a unique prefix): the next page.")
+        var before: String?
+
+        @Flag(help: "Print only the number of matching captures.")
+        var count = false
+
         @Flag(help: "Print one JSON array instead of a table.")
         var json = false
 
+        /// Captures shown when neither --limit nor --all is given, on a terminal or not.
+        static let pageSize = 50
+
         func validate() throws {
             if barcode != nil && noBarcode { throw ValidationError("--barcode and --no-barcode exclude each other.") }
+            if all && limit != nil { throw ValidationError("--all and --limit exclude each other.") }
+            if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more, got \(limit).") }
         }
 
         func run() throws {
             let (_, _, catalogue) = try options.openCatalogue()
+            defer { try? catalogue.close() }
             let filter = CaptureFilter(barcode: barcode, setName: setName, since: since?.seconds, until: until?.untilSeconds,
                                        noBarcode: noBarcode, rating: rating, agent: agent)
-            let captures = try catalogue.captures(matching: filter)
+            let cursor = try before.map { id in CaptureCursor(try Self.requiringCapture(id) { try catalogue.capture(idPrefix: id) }) }
+            if count { return print(try catalogue.count(matching: filter, before: cursor)) }
             let agents = try catalogue.agents()
-            if json {
-                try printJSON(captures.map { CaptureJSON($0, agents: agents) })
-            } else {
-                print(CaptureTable(captures: captures, agents: agents).text, terminator: "")
+            var output = json ? CaptureListOutput.json(agents: agents) : CaptureListOutput.table(agents: agents)
+            let pageSize = all ? nil : (limit ?? Self.pageSize)
+            var shown: [Capture] = []
+            // One more than the page: whether more match, without counting them when none do.
+            try catalogue.forEachCapture(matching: filter, limit: pageSize.map { $0 + 1 }, before: cursor) { capture in
+                shown.append(capture)
+                if pageSize == nil, shown.count == CaptureListOutput.chunkSize {
+                    output.write(shown)
+                    shown.removeAll(keepingCapacity: true)
+                }
             }
+            if let pageSize, shown.count > pageSize {
+                shown.removeLast()
+                output.write(shown)
+                output.finish()
+                try sayMore(after: shown, pageSize: pageSize, filter: filter, cursor: cursor, catalogue: catalogue)
+            } else {
+                output.write(shown)
+                output.finish()
+            }
+        }
+
+        /// The line on standard error about the captures a full page did not show.
+        private func sayMore(after page: [Capture], pageSize: Int, filter: CaptureFilter, cursor: CaptureCursor?,
+                             catalogue: Catalogue) throws {
+            guard !options.quiet, let last = page.last else { return }
+            let more = try catalogue.count(matching: filter, before: CaptureCursor(last))
+            FileHandle.standardError.write(Data("""
+                ingest: \(more) more captures match; see them with --limit N or --all, or the next page with --before \(last.id.prefix(13))
+
+                """.utf8))
         }
     }
 }

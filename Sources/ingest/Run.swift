@@ -34,6 +34,7 @@ extension Ingest {
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
             let catalogue = try Catalogue(path: config.catalog, logger: logger)
+            defer { try? catalogue.close() }
             let run = IngestRun(config: config, catalogue: catalogue, logger: logger) { progress?.update($0) }
             let summary = try run.run()
             progress?.finish()

@@ -20,6 +20,7 @@ extension Ingest {
 
         func run() throws {
             let (config, _, catalogue) = try options.openCatalogue()
+            defer { try? catalogue.close() }
             let capture = try Self.requiringCapture(id) { try catalogue.capture(idPrefix: id) }
             let photos = try catalogue.photos(ofCapture: capture.id).map { ($0, try catalogue.hits(ofPhoto: $0.id)) }
             let agents = try catalogue.agents()

@@ -32,6 +32,7 @@ extension Ingest {
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
             let (config, logger, catalogue) = try options.openCatalogue(progress: progress)
+            defer { try? catalogue.close() }
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
             let milestones = progress == nil ? ProgressMilestones(logger: logger) : nil

@@ -26,6 +26,7 @@ extension Ingest {
 
         func run() throws {
             let (config, logger, catalogue) = try options.openCatalogue()
+            defer { try? catalogue.close() }
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
             let verifier = try LibraryVerifier(config: config, catalogue: catalogue, logger: logger)

@@ -34,6 +34,7 @@ extension Ingest {
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
             let catalogue = try Catalogue(path: config.catalog, logger: logger)
+            defer { try? catalogue.close() }
             let watch = try Self.reportingUsageErrors {
                 do {
                     return try IngestWatch(config: config, catalogue: catalogue, logger: logger)

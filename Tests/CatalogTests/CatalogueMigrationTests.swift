@@ -9,19 +9,32 @@ final class CatalogueMigrationTests: XCTestCase {
         try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("catalogue/catalogue.sqlite").path
     }
 
-    func testOpen_emptyFolder_createsExactlyTheSchemaTheReleasesShipped() throws {
-        // Made by the release that shipped v2-agents (every CREATE statement as SQLite keeps it):
-        // shipped migrations may be reorganised in code, never changed in what they do.
-        let reference = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Resources/schema-v2-agents.sql")
+    /// Every CREATE statement as SQLite keeps it, one block per table and index.
+    private func schema(_ db: Database) throws -> String {
+        try Row.fetchAll(db, sql: """
+            SELECT type, name, sql FROM sqlite_master
+            WHERE name NOT LIKE 'sqlite_%' AND sql IS NOT NULL ORDER BY type, name
+            """).map { row -> String in "-- \(row["type"] as String) \(row["name"] as String)\n\(row["sql"] as String);\n\n" }
+            .joined()
+    }
+
+    private func reference(_ name: String) throws -> String {
+        try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Resources/\(name).sql"), encoding: .utf8)
+    }
+
+    func testMigrateUpToV2_makesExactlyTheSchemaTheReleaseMade() throws {
+        // schema-v2-agents.sql was made by the release that shipped v2-agents: shipped migrations
+        // may be reorganised in code, never changed in what they do.
+        let queue = try DatabaseQueue(path: try makeTemporaryFolder() + "/v2.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v2-agents")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v2-agents"))
+    }
+
+    func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
+        // schema-v3-scale.sql is what v3-scale made when it was written; it must not drift either.
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        let schema = try catalogue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT type, name, sql FROM sqlite_master
-                WHERE name NOT LIKE 'sqlite_%' AND sql IS NOT NULL ORDER BY type, name
-                """).map { row -> String in "-- \(row["type"] as String) \(row["name"] as String)\n\(row["sql"] as String);\n\n" }
-        }
-        XCTAssertEqual(schema.joined(), try String(contentsOf: reference, encoding: .utf8))
+        XCTAssertEqual(try catalogue.read(schema), try reference("schema-v3-scale"))
     }
 
     func testOpen_emptyFolder_createsEveryTableWithItsColumns() throws {
@@ -36,7 +49,7 @@ final class CatalogueMigrationTests: XCTestCase {
             "photo": ["id", "capture_id", "position", "original_name", "source_path", "original_path", "thumb_path",
                       "thumb_width", "thumb_height", "sha256", "byte_size", "format", "width", "height",
                       "orientation", "make", "model", "taken_at", "taken_utc", "time_source", "sharpness",
-                      "contrast", "brightness", "decode_confidence", "quality", "rating"],
+                      "contrast", "brightness", "decode_confidence", "quality", "rating", "original_modified"],
             "barcode_hit": ["id", "photo_id", "symbology", "text", "gtin13", "quality", "x", "y", "width", "height"],
         ]
         try catalogue.read { db in
@@ -58,7 +71,8 @@ final class CatalogueMigrationTests: XCTestCase {
             XCTAssertEqual(photoKeys.map(\.destinationTable), ["capture"])
             XCTAssertEqual(photoKeys.first?.originColumns, ["capture_id"])
             let captureIndexes = Set(try db.indexes(on: "capture").map(\.columns))
-            for columns in [["captured_utc"], ["barcode"], ["gtin13"], ["set_name"]] {
+            for columns in [["captured_utc", "id"], ["barcode", "captured_utc", "id"], ["gtin13", "captured_utc", "id"],
+                            ["set_name", "captured_utc", "id"], ["rating", "captured_utc", "id"], ["agent_id", "captured_utc", "id"]] {
                 XCTAssertTrue(captureIndexes.contains(columns), "capture\(columns)")
             }
             XCTAssertTrue(try db.indexes(on: "photo").contains { $0.columns.first == "capture_id" })
@@ -68,7 +82,7 @@ final class CatalogueMigrationTests: XCTestCase {
 
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents"])
+        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale"])
         let applied = try catalogue.read { db in try Catalogue.migrator.appliedIdentifiers(db) }
         XCTAssertEqual(applied, Set(Catalogue.schemaVersions))
     }

@@ -41,14 +41,14 @@ final class CatalogueQueryTests: XCTestCase {
         XCTAssertEqual(Set(found.keys), Set(asked.prefix(stored)))
     }
 
-    func testCapturesMatching_defaultFilter_returnsNewestFirstThenById() throws {
+    func testCapturesMatching_defaultFilter_returnsNewestFirstThenByIdDescending() throws {
         try commit([
             makeCapture(id: "b", capturedUTC: 100),
             makeCapture(id: "a", capturedUTC: 100),
             makeCapture(id: "c", capturedUTC: 300),
             makeCapture(id: "d", capturedUTC: 200),
         ])
-        XCTAssertEqual(try ids(CaptureFilter()), ["c", "d", "a", "b"])
+        XCTAssertEqual(try ids(CaptureFilter()), ["c", "d", "b", "a"])
     }
 
     func testCapturesMatching_barcode_matchesBarcodeOrGTIN13() throws {
@@ -130,5 +130,28 @@ final class CatalogueQueryTests: XCTestCase {
         set.photos.reverse()
         try catalogue.commit(set)
         XCTAssertEqual(try catalogue.photos(ofCapture: "c1").map(\.position), [0, 1, 2])
+    }
+
+    func testPages_limitAndBefore_walkEveryCaptureOnceInOrder() throws {
+        try commit((0 ..< 7).map { makeCapture(id: "c\($0)", capturedUTC: Double(100 + $0 / 2)) })
+        let all = try ids(CaptureFilter())
+        var walked: [String] = []
+        var cursor: CaptureCursor?
+        repeat {
+            let page = try catalogue.captures(limit: 3, before: cursor)
+            walked += page.map(\.id)
+            cursor = page.last.map(CaptureCursor.init)
+            XCTAssertEqual(try catalogue.count(before: cursor), all.count - walked.count)
+        } while walked.count < all.count
+        XCTAssertEqual(walked, all)
+        XCTAssertEqual(all, ["c6", "c5", "c4", "c3", "c2", "c1", "c0"])
+    }
+
+    func testForEachCapture_matchesCapturesMatching() throws {
+        try commit((0 ..< 5).map { makeCapture(id: "c\($0)", setName: $0 % 2 == 0 ? "even" : "odd", capturedUTC: Double($0)) })
+        var seen: [String] = []
+        try catalogue.forEachCapture(matching: CaptureFilter(setName: "even")) { seen.append($0.id) }
+        XCTAssertEqual(seen, try ids(CaptureFilter(setName: "even")))
+        XCTAssertEqual(try catalogue.count(matching: CaptureFilter(setName: "even")), 3)
     }
 }

@@ -18,6 +18,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
     case ambiguousId(String, Int)
     /// The CSV export could not be written (output path, reason).
     case exportFailed(path: String, reason: String)
+    /// A backup could not be made or did not check out (backup path, reason); no file is left at the path.
+    case backupFailed(path: String, reason: String)
     /// A photo was deleted while its thumbnail was being remade (database path, photo id).
     case unknownPhoto(path: String, photoId: String)
     /// The disk holding the catalogue is full or failing (database path, SQLite's message); nothing
@@ -52,6 +54,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
             return "id prefix '\(prefix)' matches \(count) captures; type more characters of the id."
         case let .exportFailed(path, reason):
             return "\(path): cannot write the CSV export (\(reason)); check the folder exists and is writable."
+        case let .backupFailed(path, reason):
+            return "\(path): no backup made (\(reason))."
         case let .unknownPhoto(path, photoId):
             return "\(path): photo \(photoId) is no longer catalogued (deleted meanwhile?); nothing to record."
         case let .storageFailed(path, reason):

@@ -1,4 +1,3 @@
-import CSV
 import Foundation
 import GRDB
 
@@ -8,7 +7,10 @@ import GRDB
 /// Columns are `header`; list columns (`photos`, `originals`, `thumbnails`) join the capture's
 /// photos in position order with `;`. Rows are ordered by set name, capture time, then id.
 /// Columns are only ever appended, never reordered: readers such as `score.py` go by name.
-public struct CatalogueExporter {
+///
+/// Rows stream from one SQL cursor over captures joined with their photos, in the order of an
+/// index: memory stays the same whatever the catalogue's size.
+public struct CatalogueExporter: Sendable {
     /// The header row, in column order.
     public static let header = [
         "capture_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "time_source",
@@ -26,75 +28,68 @@ public struct CatalogueExporter {
         self.catalogue = catalogue
     }
 
-    /// Writes the header and one row per capture taken at or after `since` (seconds since 1970; nil for all).
-    ///
-    /// Opens `stream` if it is not open yet; CSV.swift's writer closes it when done.
-    /// Returns the number of capture rows written, not counting the header.
+    /// Writes the header and one row per capture taken at or after `since` (seconds since 1970; nil
+    /// for all) to `stream`, opening it if needed. Returns the number of capture rows.
     public func write(to stream: OutputStream, since: Double? = nil) throws -> Int {
-        let (captures, photos, agents) = try fetch(since: since)
-        do {
-            let writer = try CSVWriter(stream: stream, newline: .lf)
-            try writer.write(row: Self.header)
-            for capture in captures {
-                try writer.write(row: Self.fields(of: capture, photos: photos[capture.id] ?? [],
-                                                  agentName: capture.agentName(latestIn: agents)))
+        if stream.streamStatus == .notOpen { stream.open() }
+        defer { stream.close() }
+        return try write(since: since) { bytes in
+            let written = bytes.withUnsafeBufferPointer { stream.write($0.baseAddress!, maxLength: $0.count) }
+            guard written == bytes.count else {
+                throw CatalogError.exportFailed(path: "output stream", reason: stream.streamError.map { "\($0)" } ?? "short write")
             }
-            // CSVWriter only writes line ends between rows; end the last line too.
-            var lineFeed = UInt8(ascii: "\n")
-            guard stream.write(&lineFeed, maxLength: 1) == 1 else { throw CSVError.cannotWriteStream }
-        } catch let error as CSVError {
-            let reason = stream.streamError?.localizedDescription ?? "\(error)"
-            throw CatalogError.exportFailed(path: "output stream", reason: reason)
         }
-        return captures.count
     }
 
     /// Writes the export to the file at `path`, or to standard output when `path` is `-`.
     ///
-    /// A file is written beside `path` under a temporary name and then renamed over it, so an
-    /// interrupted export never replaces a good one. Returns the number of capture rows.
+    /// A file is written beside `path` under a temporary name, flushed, and then renamed over it, so
+    /// an interrupted export never replaces a good one. Returns the number of capture rows.
     /// Throws `CatalogError.exportFailed` naming `path` when the file cannot be written.
     @discardableResult
     public func writeCSV(toPath path: String, since: Double? = nil) throws -> Int {
-        let memory = OutputStream.toMemory()
-        let count = try write(to: memory, since: since)
-        let data = memory.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
-        do {
-            if path == "-" {
-                try FileHandle.standardOutput.write(contentsOf: data)
-            } else {
-                try Self.replaceFile(at: path, with: data)
-            }
-        } catch let error as CatalogError {
-            throw error
-        } catch {
-            throw CatalogError.exportFailed(path: path, reason: error.localizedDescription)
+        if path == "-" { return try write(since: since) { try Self.write($0, to: STDOUT_FILENO, path: path) } }
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = (folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).partial-\(UUID().uuidString.prefix(8))"
+        let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard file >= 0 else { throw Self.failure(path, "cannot create \(temporary)") }
+        var placed = false
+        defer {
+            Glibc.close(file)
+            if !placed { unlink(temporary) }
         }
-        return count
+        let rows = try write(since: since) { try Self.write($0, to: file, path: path) }
+        guard fsync(file) == 0 else { throw Self.failure(path, "cannot flush") }
+        guard rename(temporary, path) == 0 else { throw Self.failure(path, "cannot rename \(temporary) to it") }
+        placed = true
+        let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            defer { Glibc.close(folderDescriptor) }
+            guard fsync(folderDescriptor) == 0 else { throw Self.failure(path, "cannot flush its folder") }
+        }
+        return rows
     }
 
-    /// The captures to export in row order, the photos of each in position order, and the agents by id.
-    private func fetch(since: Double?) throws -> ([Capture], [String: [Photo]], [String: Agent]) {
-        try catalogue.read { db in
-            typealias Columns = Capture.QueryColumns
-            var request = Capture.all().order(Columns.setName, Columns.capturedUTC, Columns.id)
-            if let since {
-                request = request.filter(Columns.capturedUTC >= since)
+    /// The CSV, in chunks of about 64 KB passed to `output`; returns the number of capture rows.
+    private func write(since: Double?, to output: ([UInt8]) throws -> Void) throws -> Int {
+        var buffer = CSVBuffer(chunkSize: 1 << 16)
+        buffer.append(row: Self.header)
+        let agents = try catalogue.agents()
+        var rows = 0
+        try catalogue.exportRows(since: since) { capture, photos in
+            buffer.append(row: Self.fields(of: capture, photos: photos, agentName: capture.agentName(latestIn: agents)))
+            rows += 1
+            if buffer.isFull {
+                try output(buffer.bytes)
+                buffer.clear()
             }
-            let captures = try request.fetchAll(db)
-            let photos = try Photo.fetchAll(db, sql: """
-                SELECT photo.* FROM photo JOIN capture ON capture.id = photo.capture_id
-                WHERE ? IS NULL OR capture.captured_utc >= ?
-                ORDER BY photo.capture_id, photo.position
-                """, arguments: [since, since])
-            let agents = try Agent.fetchAll(db)
-            return (captures, Dictionary(grouping: photos, by: \.captureId),
-                    Dictionary(uniqueKeysWithValues: agents.map { ($0.id, $0) }))
         }
+        try output(buffer.bytes)
+        return rows
     }
 
     /// One CSV row, in `header` order; `agentName` is the agent's latest name.
-    private static func fields(of capture: Capture, photos: [Photo], agentName: String?) -> [String] {
+    private static func fields(of capture: Capture, photos: [ExportedPhoto], agentName: String?) -> [String] {
         [
             capture.id,
             capture.setName,
@@ -117,16 +112,18 @@ public struct CatalogueExporter {
         ]
     }
 
-    /// Writes `data` to a temporary file in `path`'s folder, then renames it to `path`.
-    private static func replaceFile(at path: String, with data: Data) throws {
-        let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
-        try data.write(to: temporary)
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw CatalogError.exportFailed(path: path, reason: reason)
+    /// Writes all of `bytes` to the file descriptor `file`.
+    private static func write(_ bytes: [UInt8], to file: Int32, path: String) throws {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw failure(path, "cannot write") }
+            written += count
         }
+    }
+
+    private static func failure(_ path: String, _ what: String) -> CatalogError {
+        CatalogError.exportFailed(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
     }
 }

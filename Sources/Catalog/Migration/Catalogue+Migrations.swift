@@ -17,6 +17,7 @@ extension Catalogue {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try createTables(db) }
         migrator.registerMigration("v2-agents") { db in try addAgents(db) }
+        migrator.registerMigration("v3-scale") { db in try indexForScale(db) }
         return migrator
     }
 
@@ -145,6 +146,30 @@ extension Catalogue {
             ALTER TABLE capture ADD COLUMN note TEXT;
             ALTER TABLE capture ADD COLUMN context_path TEXT;
             CREATE INDEX capture_on_agent_id ON capture(agent_id);
+            """)
+    }
+
+    /// Version 3: a catalogue of millions of captures. Every filter of `list` has an index that
+    /// also gives its order (newest first: `captured_utc`, then `id`), so a page reads only its own
+    /// rows; they replace the single-column indexes they begin with. The set index also gives the
+    /// CSV export its order. `photo.thumb_path` is indexed for `verify`'s lookups of library files,
+    /// and `photo.original_modified` (nanoseconds since 1970, of the original as it was analysed;
+    /// NULL for photos catalogued before) lets `verify --quick` compare sizes and times unhashed.
+    private static func indexForScale(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP INDEX capture_on_captured_utc;
+            DROP INDEX capture_on_set_name;
+            DROP INDEX capture_on_barcode;
+            DROP INDEX capture_on_gtin13;
+            DROP INDEX capture_on_agent_id;
+            CREATE INDEX capture_on_captured_utc_id ON capture(captured_utc, id);
+            CREATE INDEX capture_on_set_name_captured_utc_id ON capture(set_name, captured_utc, id);
+            CREATE INDEX capture_on_barcode_captured_utc_id ON capture(barcode, captured_utc, id);
+            CREATE INDEX capture_on_gtin13_captured_utc_id ON capture(gtin13, captured_utc, id);
+            CREATE INDEX capture_on_rating_captured_utc_id ON capture(rating, captured_utc, id);
+            CREATE INDEX capture_on_agent_id_captured_utc_id ON capture(agent_id, captured_utc, id);
+            CREATE INDEX photo_on_thumb_path ON photo(thumb_path);
+            ALTER TABLE photo ADD COLUMN original_modified INTEGER;
             """)
     }
 }

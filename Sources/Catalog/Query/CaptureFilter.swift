@@ -34,8 +34,9 @@ public struct CaptureFilter: Hashable, Sendable {
         self.agent = agent
     }
 
-    /// The captures this filter matches, newest first (ties broken by id).
-    func request(_ db: Database) throws -> QueryInterfaceRequest<Capture> {
+    /// The captures this filter matches, newest first (ties: the greater id first), starting after
+    /// `before` when given. Each filter has an index in this order (migration `v3-scale`).
+    func request(_ db: Database, before: CaptureCursor? = nil) throws -> QueryInterfaceRequest<Capture> {
         typealias Columns = Capture.QueryColumns
         var request = Capture.all()
         if let barcode {
@@ -57,9 +58,14 @@ public struct CaptureFilter: Hashable, Sendable {
             request = request.filter(Columns.rating == rating)
         }
         if let agent {
-            request = request.filter(try Self.agentIds(matching: agent, db).contains(Columns.agentId))
+            let ids = try Self.agentIds(matching: agent, db)
+            // One id as an equality, so that its index gives the order too.
+            request = request.filter(ids.count == 1 ? Columns.agentId == ids.first : ids.contains(Columns.agentId))
         }
-        return request.order(Columns.capturedUTC.desc, Columns.id)
+        if let before {
+            request = request.filter(sql: "(captured_utc, id) < (?, ?)", arguments: [before.capturedUTC, before.id])
+        }
+        return request.order(Columns.capturedUTC.desc, Columns.id.desc)
     }
 
     /// The ids of the agents `text` names. Names are compared in Swift, not with SQL's `LIKE`, whose

@@ -28,9 +28,26 @@ extension Catalogue {
         try? read { db in try Photo.filter(Photo.QueryColumns.sha256 == hash).fetchOne(db) }
     }
 
-    /// The captures `filter` matches, newest first (`capturedUTC` descending, then id).
-    public func captures(matching filter: CaptureFilter = .init()) throws -> [Capture] {
-        try read { db in try filter.request(db).fetchAll(db) }
+    /// The captures `filter` matches, newest first (`capturedUTC` descending, then id descending):
+    /// at most `limit`, starting after `before`.
+    public func captures(matching filter: CaptureFilter = .init(), limit: Int? = nil,
+                         before: CaptureCursor? = nil) throws -> [Capture] {
+        try read { db in try filter.request(db, before: before).limit(limit ?? -1).fetchAll(db) }
+    }
+
+    /// Calls `body` with each capture `filter` matches, in the order of `captures(matching:)`, from
+    /// a cursor: memory stays the same whatever the number of captures. Reads one snapshot.
+    public func forEachCapture(matching filter: CaptureFilter = .init(), limit: Int? = nil, before: CaptureCursor? = nil,
+                               _ body: (Capture) throws -> Void) throws {
+        try read { db in
+            let cursor = try filter.request(db, before: before).limit(limit ?? -1).fetchCursor(db)
+            while let capture = try cursor.next() { try body(capture) }
+        }
+    }
+
+    /// How many captures `filter` matches (after `before`, when given).
+    public func count(matching filter: CaptureFilter = .init(), before: CaptureCursor? = nil) throws -> Int {
+        try read { db in try filter.request(db, before: before).fetchCount(db) }
     }
 
     /// The one capture whose id starts with `idPrefix` (case-insensitive), or nil when none does.

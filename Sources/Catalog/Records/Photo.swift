@@ -33,12 +33,16 @@ public struct Photo: Codable, Hashable, Sendable {
     public var decodeConfidence: Double?
     public var quality: Double
     public var rating: Rating
+    /// The original's modification time as it was analysed, in nanoseconds since 1970: with
+    /// `byteSize`, what `verify --quick` compares. Nil for photos catalogued before it was recorded.
+    public var originalModified: Int64?
 
     public init(id: String, captureId: String, position: Int, originalName: String, sourcePath: String,
                 originalPath: String, thumbPath: String, thumbWidth: Int, thumbHeight: Int, sha256: String,
                 byteSize: Int64, format: ImageFormat, width: Int, height: Int, orientation: Int, make: String?,
                 model: String?, takenAt: String, takenUTC: Double, timeSource: TimeSource, sharpness: Double,
-                contrast: Double, brightness: Double, decodeConfidence: Double?, quality: Double, rating: Rating) {
+                contrast: Double, brightness: Double, decodeConfidence: Double?, quality: Double, rating: Rating,
+                originalModified: Int64? = nil) {
         self.id = id
         self.captureId = captureId
         self.position = position
@@ -65,5 +69,6 @@ public struct Photo: Codable, Hashable, Sendable {
         self.decodeConfidence = decodeConfidence
         self.quality = quality
         self.rating = rating
+        self.originalModified = originalModified
     }
 }

@@ -13,7 +13,8 @@ extension Photo {
             takenUTC: photo.time.utc, timeSource: photo.time.source, sharpness: photo.quality.sharpness,
             contrast: photo.quality.contrast, brightness: photo.quality.brightness,
             decodeConfidence: photo.quality.decode, quality: photo.quality.overall,
-            rating: photo.quality.rating)
+            rating: photo.quality.rating,
+            originalModified: photo.source.modifiedSeconds * 1_000_000_000 + photo.source.modifiedNanoseconds)
     }
 }
 

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+
+extension Catalogue {
+    /// Closes the catalogue; later calls fail. Closing its last connection makes SQLite checkpoint
+    /// the write-ahead log into the database file and remove it, so that the file alone holds the
+    /// whole catalogue (a copy of `catalog.sqlite` alone is complete). Every command closes on exit.
+    public func close() throws {
+        try writer.close()
+    }
+
+    /// Writes a consistent copy of the catalogue to `destination`, which must not exist, while other
+    /// processes may go on writing: SQLite's `VACUUM INTO` from one read snapshot into a temporary
+    /// file beside it, which is then opened and checked (integrity, migrations), flushed and renamed
+    /// into place. Returns the copy's counts. Throws `CatalogError.backupFailed`.
+    public func backup(to destination: String) throws -> (captures: Int, photos: Int, hits: Int) {
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw CatalogError.backupFailed(path: destination, reason: "it exists already; name a new file")
+        }
+        let folder = (destination as NSString).deletingLastPathComponent
+        let temporary = (folder.isEmpty ? "." : folder) + "/.\((destination as NSString).lastPathComponent).partial-\(UUID().uuidString.prefix(8))"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
+        do {
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [temporary]) }
+            let counts = try check(copy: temporary)
+            try Self.flushAndPlace(temporary, at: destination)
+            return counts
+        } catch let error as CatalogError {
+            throw error
+        } catch let error as DatabaseError {
+            throw CatalogError.backupFailed(path: destination, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    /// Opens the copy at `path` as the catalogue it must be, and checks every page of it.
+    private func check(copy path: String) throws -> (captures: Int, photos: Int, hits: Int) {
+        let copy = try Catalogue(path: path, create: false, logger: logger)
+        defer { try? copy.close() }
+        let problems = try copy.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        guard problems == ["ok"] else {
+            throw CatalogError.backupFailed(path: path, reason: "the copy is damaged: \(problems.prefix(3).joined(separator: "; "))")
+        }
+        return try copy.counts()
+    }
+
+    /// Flushes the file at `path`, renames it to `destination` and flushes the folder's new name.
+    private static func flushAndPlace(_ path: String, at destination: String) throws {
+        try flush(path, to: destination)
+        guard rename(path, destination) == 0 else {
+            throw CatalogError.backupFailed(path: destination, reason: "cannot rename the copy: \(String(cString: strerror(errno)))")
+        }
+        let folder = (destination as NSString).deletingLastPathComponent
+        try flush(folder.isEmpty ? "." : folder, to: destination)
+    }
+
+    /// Flushes the file or folder at `path` to the disk.
+    private static func flush(_ path: String, to destination: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        defer { if descriptor >= 0 { Glibc.close(descriptor) } }
+        guard descriptor >= 0, fsync(descriptor) == 0 else {
+            throw CatalogError.backupFailed(path: destination, reason: "cannot flush \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

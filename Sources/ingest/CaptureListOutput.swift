@@ -1,0 +1,52 @@
+import Catalog
+import Foundation
+
+/// What `ingest list` prints, written chunk by chunk as captures arrive, so that `--all` over a
+/// million captures needs no more memory than one chunk: an aligned table (aligned per chunk) or
+/// one JSON array.
+struct CaptureListOutput {
+    /// Captures written at once by `--all`.
+    static let chunkSize = 1000
+
+    private let isJSON: Bool
+    private let agents: [String: Agent]
+    private var wroteAny = false
+
+    static func table(agents: [String: Agent]) -> CaptureListOutput { CaptureListOutput(isJSON: false, agents: agents) }
+    static func json(agents: [String: Agent]) -> CaptureListOutput { CaptureListOutput(isJSON: true, agents: agents) }
+
+    private init(isJSON: Bool, agents: [String: Agent]) {
+        self.isJSON = isJSON
+        self.agents = agents
+    }
+
+    /// Writes `captures` after those written before.
+    mutating func write(_ captures: [Capture]) {
+        guard !captures.isEmpty else { return }
+        if isJSON {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let elements = captures.map { capture in
+                let text = String(decoding: (try? encoder.encode(CaptureJSON(capture, agents: agents))) ?? Data(), as: UTF8.self)
+                return "  " + text.replacingOccurrences(of: "\n", with: "\n  ")
+            }
+            emit((wroteAny ? ",\n" : "[\n") + elements.joined(separator: ",\n"))
+        } else {
+            emit(CaptureTable(captures: captures, agents: agents, header: !wroteAny).text)
+        }
+        wroteAny = true
+    }
+
+    /// Ends the output: closes the JSON array, or says that nothing matched.
+    func finish() {
+        if isJSON {
+            emit(wroteAny ? "\n]\n" : "[]\n")
+        } else if !wroteAny {
+            emit("no captures\n")
+        }
+    }
+
+    private func emit(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
