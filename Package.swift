@@ -66,6 +66,13 @@ let package = Package(
             ]
         ),
 
+        // A synthetic catalogue of any size for bench/scale.py and the memory tests; not a product.
+        .executableTarget(
+            name: "scale-fill",
+            dependencies: ["Catalog", "Imaging", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
+
         // Tests: helpers shared by every test target; unit tests beside each module; end-to-end
         // tests of the built `ingest` binary.
         .target(

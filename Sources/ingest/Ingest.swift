@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Imaging
 
 /// The `ingest` command: turns an inbox of product photo sets into a searchable catalogue.
 @main
@@ -16,7 +15,6 @@ struct Ingest: ParsableCommand {
         // A write past the file-size limit (RLIMIT_FSIZE) must fail with EFBIG, as a full disk fails
         // with ENOSPC, so the run stops cleanly with a message instead of being killed mid-commit.
         signal(SIGXFSZ, SIG_IGN)
-        ImageLibraries.keepFreedBuffersForReuse()
         main(nil)
     }
 }

@@ -9,6 +9,10 @@ struct LibraryReportPrinter {
         let repaired = report.problems.count - report.unrepaired.count
         var lines = ["photos \(report.photos), files \(report.files), problems \(report.problems.count), "
             + "repaired \(repaired), left \(report.unrepaired.count)"]
+        if let total = report.sampledFrom, let bound = report.problemShareBound {
+            lines.append("sample of \(report.photos) of \(total) photos, \(report.photosWithProblems) with a problem: with 95% "
+                + "confidence at most \(String(format: "%.2f", bound * 100))% of all photos have one")
+        }
         let width = report.problems.map(\.kind.rawValue.count).max() ?? 0
         for problem in report.problems {
             lines.append("  " + problem.kind.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)

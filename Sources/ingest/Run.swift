@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Imaging
 import Pipeline
 
 extension Ingest {
@@ -21,6 +22,7 @@ extension Ingest {
         @OptionGroup var lock: LockOptions
 
         func run() throws {
+            ImageLibraries.keepFreedBuffersForReuse()
             let config = try Self.reportingUsageErrors { () throws -> PipelineConfig in
                 let config = try options.loadConfig()
                 var isFolder: ObjCBool = false

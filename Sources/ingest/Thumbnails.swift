@@ -36,7 +36,7 @@ extension Ingest {
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
             let milestones = progress == nil ? ProgressMilestones(logger: logger) : nil
-            let thumbnailer = try Thumbnailer(config: config, catalogue: catalogue, logger: logger) { update in
+            let thumbnailer = Thumbnailer(config: config, catalogue: catalogue, logger: logger) { update in
                 progress?.update(update)
                 milestones?.record(update)
             }

@@ -10,7 +10,9 @@ extension Ingest {
             abstract: "Checks that the library folder and the catalogue match.",
             discussion: """
                 Every catalogued original must be there with its SHA-256, every thumbnail with its recorded size, \
-                and every file in the library must be catalogued. --repair makes missing or wrong thumbnails anew \
+                and every file in the library must be catalogued. --quick compares sizes and modification times \
+                instead of reading files; --sample N checks N photos picked at random and states how many of all \
+                the photos may have a problem, with 95% confidence. --repair makes missing or wrong thumbnails anew \
                 and moves unreferenced files to <quarantine>/unreferenced/ (it never deletes); a missing or changed \
                 original cannot be repaired. Exit codes: 0 the library matches, or was fully repaired; 1 something \
                 is still wrong; 64 usage error; 75 another ingest holds the library.
@@ -24,13 +26,27 @@ extension Ingest {
         @Flag(help: "Make missing and wrong thumbnails anew and move unreferenced files to the quarantine.")
         var repair = false
 
+        @Flag(help: "Compare sizes and modification times with the catalogue instead of reading the files.")
+        var quick = false
+
+        @Option(help: "Check only this many photos, picked at random, and say how sure that makes the whole.")
+        var sample: Int?
+
+        func validate() throws {
+            if quick && sample != nil { throw ValidationError("--quick and --sample exclude each other.") }
+            if let sample, sample < 1 { throw ValidationError("--sample must be 1 or more, got \(sample).") }
+            if repair && sample != nil { throw ValidationError("--repair needs the whole check, not --sample.") }
+        }
+
         func run() throws {
-            let (config, logger, catalogue) = try options.openCatalogue()
+            let progress = ProgressLine.onTerminal(quiet: options.quiet)
+            let (config, logger, catalogue) = try options.openCatalogue(progress: progress)
             defer { try? catalogue.close() }
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
-            let verifier = try LibraryVerifier(config: config, catalogue: catalogue, logger: logger)
-            var report = try verifier.verify()
+            let verifier = LibraryVerifier(config: config, catalogue: catalogue, logger: logger) { progress?.update($0) }
+            var report = try verifier.verify(quick ? .quick : sample.map { .sample($0) } ?? .full)
+            progress?.finish()
             if repair { report = try verifier.repair(report) }
             if !options.quiet || !report.isClean {
                 print(LibraryReportPrinter(report: report).text, terminator: "")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Imaging
 import Pipeline
 
 extension Ingest {
@@ -29,6 +30,7 @@ extension Ingest {
         }
 
         func run() throws {
+            ImageLibraries.keepFreedBuffersForReuse()
             let config = try Self.reportingUsageErrors { try options.loadConfig() }
             let logger = options.bootstrapLogging()
             let libraryLock = try lock.lockLibrary(config, logger: logger)

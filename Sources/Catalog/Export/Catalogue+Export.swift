@@ -1,39 +1,61 @@
 import GRDB
 
-/// The columns of a photo the CSV export shows.
-struct ExportedPhoto {
-    var originalName: String
-    var originalPath: String
-    var thumbPath: String
+/// What the CSV export shows of one capture, read straight from a row.
+struct ExportedCapture {
+    var id: String
+    var setName: String
+    var barcode: String?
+    var symbology: String?
+    var gtin13: String?
+    var capturedAt: String
+    var timeSource: String
+    var photoCount: Int
+    var rating: String
+    var quality: Double
+    var agentId: String?
+    var agentName: String?
+    var requestId: String?
+    var note: String?
+    /// The photos' original names, original paths and thumbnail paths, in position order.
+    var originalNames: [String] = []
+    var originalPaths: [String] = []
+    var thumbPaths: [String] = []
 }
 
 extension Catalogue {
-    /// Calls `body` with each capture taken at or after `since` (nil: all) and its photos in position
-    /// order, ordered by set name, capture time, then id. One cursor over captures joined with their
-    /// photos, in the order of the index `capture_on_set_name_captured_utc_id`: no sort, and only one
-    /// capture's photos in memory at a time.
-    func exportRows(since: Double?, _ body: (Capture, [ExportedPhoto]) throws -> Void) throws {
+    /// Calls `body` with each capture taken at or after `since` (nil: all), its photos in position
+    /// order, ordered by set name, capture time, then id: one cursor over captures joined with their
+    /// photos, in the order of the index `capture_on_set_name_captured_utc_id` (no sort), columns
+    /// read by position (no decoding by name), one capture in memory at a time.
+    func exportRows(since: Double?, _ body: (ExportedCapture) throws -> Void) throws {
         try read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT capture.*, photo.original_name AS export_original_name,
-                       photo.original_path AS export_original_path, photo.thumb_path AS export_thumb_path
+            let statement = try db.makeStatement(sql: """
+                SELECT capture.id, capture.set_name, capture.barcode, capture.symbology, capture.gtin13,
+                       capture.captured_at, capture.time_source, capture.photo_count, capture.rating, capture.quality,
+                       capture.agent_id, capture.agent_name, capture.request_id, capture.note,
+                       photo.original_name, photo.original_path, photo.thumb_path
                 FROM capture LEFT JOIN photo ON photo.capture_id = capture.id
                 \(since == nil ? "" : "WHERE capture.captured_utc >= ?")
                 ORDER BY capture.set_name, capture.captured_utc, capture.id, photo.position
-                """, arguments: since.map { [$0] } ?? [])
-            var current: (capture: Capture, photos: [ExportedPhoto])?
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: since.map { [$0] } ?? [])
+            var current: ExportedCapture?
             while let row = try rows.next() {
-                let id: String = row["id"]
-                if current?.capture.id != id {
-                    if let current { try body(current.capture, current.photos) }
-                    current = (try Capture(row: row), [])
+                let id: String = row[0]
+                if current?.id != id {
+                    if let current { try body(current) }
+                    current = ExportedCapture(
+                        id: id, setName: row[1], barcode: row[2], symbology: row[3], gtin13: row[4], capturedAt: row[5],
+                        timeSource: row[6], photoCount: row[7], rating: row[8], quality: row[9], agentId: row[10],
+                        agentName: row[11], requestId: row[12], note: row[13])
                 }
-                if let name: String = row["export_original_name"] {
-                    current?.photos.append(ExportedPhoto(originalName: name, originalPath: row["export_original_path"],
-                                                         thumbPath: row["export_thumb_path"]))
+                if let name: String = row[14] {
+                    current?.originalNames.append(name)
+                    current?.originalPaths.append(row[15])
+                    current?.thumbPaths.append(row[16])
                 }
             }
-            if let current { try body(current.capture, current.photos) }
+            if let current { try body(current) }
         }
     }
 }

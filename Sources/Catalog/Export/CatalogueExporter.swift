@@ -76,8 +76,9 @@ public struct CatalogueExporter: Sendable {
         buffer.append(row: Self.header)
         let agents = try catalogue.agents()
         var rows = 0
-        try catalogue.exportRows(since: since) { capture, photos in
-            buffer.append(row: Self.fields(of: capture, photos: photos, agentName: capture.agentName(latestIn: agents)))
+        try catalogue.exportRows(since: since) { capture in
+            let agentName = capture.agentId.flatMap { agents[$0]?.name } ?? capture.agentName
+            buffer.append(row: Self.fields(of: capture, agentName: agentName))
             rows += 1
             if buffer.isFull {
                 try output(buffer.bytes)
@@ -89,27 +90,34 @@ public struct CatalogueExporter: Sendable {
     }
 
     /// One CSV row, in `header` order; `agentName` is the agent's latest name.
-    private static func fields(of capture: Capture, photos: [ExportedPhoto], agentName: String?) -> [String] {
+    private static func fields(of capture: ExportedCapture, agentName: String?) -> [String] {
         [
             capture.id,
             capture.setName,
             capture.barcode ?? "",
-            capture.symbology?.rawValue ?? "",
+            capture.symbology ?? "",
             capture.gtin13 ?? "",
             capture.capturedAt,
-            capture.timeSource.rawValue,
+            capture.timeSource,
             String(capture.photoCount),
-            photos.map(\.originalName).joined(separator: listSeparator),
-            capture.rating.rawValue,
-            String(format: "%.3f", capture.quality),
-            photos.first?.thumbPath ?? "",
-            photos.map(\.originalPath).joined(separator: listSeparator),
-            photos.map(\.thumbPath).joined(separator: listSeparator),
+            capture.originalNames.joined(separator: listSeparator),
+            capture.rating,
+            threeDecimals(capture.quality),
+            capture.thumbPaths.first ?? "",
+            capture.originalPaths.joined(separator: listSeparator),
+            capture.thumbPaths.joined(separator: listSeparator),
             capture.agentId ?? "",
             agentName ?? "",
             capture.requestId ?? "",
             capture.note ?? "",
         ]
+    }
+
+    /// `value` (0…1) with three decimals, as `%.3f` writes it, without a format string per row.
+    static func threeDecimals(_ value: Double) -> String {
+        let thousandths = Int((value * 1000).rounded(.toNearestOrEven))
+        let fraction = String(thousandths % 1000)
+        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// Writes all of `bytes` to the file descriptor `file`.

@@ -10,106 +10,79 @@ import Logging
 /// journal names (the next run finishes or undoes them), the catalogue's own files
 /// (`catalog.sqlite*`) and lock files (`*.lock`) at the library's root.
 public final class LibraryVerifier: Sendable {
-    private let config: PipelineConfig
-    private let catalogue: Catalogue
-    private let logger: Logger
-    private let layout: LibraryLayout
-    private let thumbnailer: Thumbnailer
+    /// How closely `verify` looks.
+    public enum Depth: Sendable, Equatable {
+        /// Every original hashed, every thumbnail's header read, every library file looked up.
+        case full
+        /// Sizes and modification times against the catalogue, no file read: for a daily check.
+        case quick
+        /// This many photos picked at random, checked fully; the library's files are not walked.
+        case sample(Int)
+    }
 
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) throws {
+    let config: PipelineConfig
+    let catalogue: Catalogue
+    let logger: Logger
+    let layout: LibraryLayout
+    let thumbnailer: Thumbnailer
+    private let onProgress: @Sendable (RunProgress) -> Void
+
+    /// Photos read from the catalogue at a time: memory holds one batch whatever its size.
+    static let batchSize = 2000
+
+    /// - Parameter onProgress: called from worker threads after each photo; must be quick and thread-safe.
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger,
+                onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
         self.config = config
         self.catalogue = catalogue
         self.logger = logger
+        self.onProgress = onProgress
         layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
-        thumbnailer = try Thumbnailer(config: config, catalogue: catalogue, logger: logger)
+        thumbnailer = Thumbnailer(config: config, catalogue: catalogue, logger: logger)
     }
 
     /// Where `repair(_:)` puts files no row references: `<quarantine>/unreferenced/<library path>`.
     public var unreferencedFolder: String { (config.quarantine as NSString).appendingPathComponent("unreferenced") }
 
-    /// Compares the library with the catalogue; reads and hashes every original (on `workers` threads).
-    public func verify() throws -> LibraryReport {
-        let photos = try catalogue.allPhotos()
-        var problems = WorkerPool.map(photos, workers: config.workers, check).flatMap { $0 }
+    /// Compares the library with the catalogue, as closely as `depth` says. Photos stream from the
+    /// catalogue in batches checked on `workers` threads; library files are looked up as the walk
+    /// finds them. Memory grows with the problems found, not with the catalogue.
+    public func verify(_ depth: Depth = .full) throws -> LibraryReport {
+        if case .sample(let count) = depth {
+            let photos = try catalogue.randomPhotos(count: count)
+            let counter = ProgressCounter(photos: photos.count)
+            let perPhoto = WorkerPool.map(photos, workers: config.workers) { photo in
+                defer { onProgress(counter.photoDone()) }
+                return fullCheck(photo)
+            }
+            var report = LibraryReport(photos: photos.count, files: 0, problems: perPhoto.flatMap { $0 },
+                                       sampledFrom: try catalogue.counts().photos)
+            report.photosWithProblems = perPhoto.filter { !$0.isEmpty }.count
+            return report
+        }
+        let counter = ProgressCounter(photos: try catalogue.counts().photos)
+        var problems: [LibraryProblem] = []
+        var photos = 0
+        func check<Item: Sendable>(_ batch: [Item], _ check: @escaping @Sendable (Item) -> [LibraryProblem]) {
+            photos += batch.count
+            problems += WorkerPool.map(batch, workers: config.workers) { item in
+                defer { onProgress(counter.photoDone()) }
+                return check(item)
+            }.flatMap { $0 }
+        }
+        if depth == .quick {
+            try catalogue.forEachPhotoFilesBatch(size: Self.batchSize) { check($0, quickCheck) }
+        } else {
+            try catalogue.forEachPhotoBatch(size: Self.batchSize) { check($0, fullCheck) }
+        }
         let contexts = try catalogue.contextPaths()
         for path in contexts.sorted() where !FileOperations.exists(layout.absolute(path)) {
             problems.append(LibraryProblem(kind: .missingContext, path: path,
                                            detail: "its content is still in the catalogue's capture rows"))
         }
-        let referenced = Set(photos.flatMap { [$0.originalPath, $0.thumbPath] }).union(contexts).union(inFlight())
-        let files = try filesInLibrary()
-        for path in files where !referenced.contains(path) {
-            problems.append(LibraryProblem(kind: .unreferenced, path: path, detail: "no catalogue row references it"))
-        }
-        return LibraryReport(photos: photos.count, files: files.count, problems: problems)
-    }
-
-    /// Repairs what `report` found that can be repaired: thumbnails are made anew from their originals,
-    /// unreferenced files are moved to `unreferencedFolder` with a `.reason` note (never deleted).
-    /// Missing or changed originals and missing sidecars cannot be repaired and stay in the report.
-    public func repair(_ report: LibraryReport) throws -> LibraryReport {
-        var repaired = report
-        let thumbnails = Set(report.problems.filter { $0.kind == .missingThumbnail || $0.kind == .wrongThumbnail }.map(\.path))
-        let photos = try catalogue.allPhotos().filter { thumbnails.contains($0.thumbPath) }
-        let failed = Dictionary(thumbnailer.regenerate(photos, width: nil).failed.map { ($0.path, $0.reason) },
-                                uniquingKeysWith: { first, _ in first })
-        for index in repaired.problems.indices {
-            let problem = repaired.problems[index]
-            switch problem.kind {
-            case .missingThumbnail, .wrongThumbnail:
-                if let reason = failed[problem.path] {
-                    repaired.problems[index].detail += "; not made anew: \(reason)"
-                } else {
-                    repaired.problems[index].repair = "made anew from the original"
-                }
-            case .unreferenced:
-                do {
-                    let destination = try FileOperations.setAside(
-                        layout.absolute(problem.path), to: (unreferencedFolder as NSString).appendingPathComponent(problem.path),
-                        label: "library/\(problem.path)", reason: "no catalogue row references it (found by ingest verify)")
-                    FileOperations.removeEmptyFolders((layout.absolute(problem.path) as NSString).deletingLastPathComponent,
-                                                      stoppingAt: config.library)
-                    repaired.problems[index].repair = "moved to \(destination)"
-                } catch {
-                    repaired.problems[index].detail += "; not set aside: \(error)"
-                }
-            case .missingOriginal, .changedOriginal, .missingContext:
-                break
-            }
-        }
-        logger.notice("library repaired", metadata: ["repaired": "\(report.problems.count - repaired.unrepaired.count)",
-                                                     "left": "\(repaired.unrepaired.count)"])
-        return repaired
-    }
-
-    /// The problems of one photo's original and thumbnail.
-    private func check(_ photo: Photo) -> [LibraryProblem] {
-        var problems: [LibraryProblem] = []
-        let original = layout.absolute(photo.originalPath)
-        if !FileOperations.exists(original) {
-            problems.append(LibraryProblem(kind: .missingOriginal, path: photo.originalPath, detail: "the file is gone"))
-        } else {
-            do {
-                let snapshot = try FileSnapshot.read(original, maxBytes: max(config.maxFileBytes, photo.byteSize))
-                if snapshot.sha256 != photo.sha256 {
-                    problems.append(LibraryProblem(kind: .changedOriginal, path: photo.originalPath,
-                                                   detail: "its SHA-256 is no longer the catalogued \(photo.sha256)"))
-                }
-            } catch {
-                problems.append(LibraryProblem(kind: .changedOriginal, path: photo.originalPath, detail: error.reason))
-            }
-        }
-        if !FileOperations.exists(layout.absolute(photo.thumbPath)) {
-            problems.append(LibraryProblem(kind: .missingThumbnail, path: photo.thumbPath, detail: "the file is gone"))
-        } else if let size = thumbnailer.sizeOfThumbnail(at: photo.thumbPath) {
-            if size != (photo.thumbWidth, photo.thumbHeight) {
-                problems.append(LibraryProblem(kind: .wrongThumbnail, path: photo.thumbPath, detail:
-                    "\(size.width)×\(size.height) on disk, \(photo.thumbWidth)×\(photo.thumbHeight) catalogued"))
-            }
-        } else {
-            problems.append(LibraryProblem(kind: .wrongThumbnail, path: photo.thumbPath, detail: "not a readable image"))
-        }
-        return problems
+        let (files, unreferenced) = try unreferencedFiles(known: contexts.union(inFlight()))
+        problems += unreferenced.map { LibraryProblem(kind: .unreferenced, path: $0, detail: "no catalogue row references it") }
+        return LibraryReport(photos: photos, files: files, problems: problems)
     }
 
     /// Library paths an unfinished commit placed or is about to place.
@@ -117,16 +90,28 @@ public final class LibraryVerifier: Sendable {
         CommitJournal.pending(in: layout.journal).compactMap(CommitJournal.read).flatMap(\.placed)
     }
 
-    /// Every file below the library (symbolic links not followed), library-relative, sorted; without
-    /// what is not checked.
-    private func filesInLibrary() throws -> [String] {
-        var found: [String] = []
+    /// How many files the library holds (symbolic links not followed; without what is not
+    /// checked), and those neither `known` nor named by a photo row, in the walk's order. Looked up
+    /// in batches as the walk finds them.
+    private func unreferencedFiles(known: Set<String>) throws -> (files: Int, unreferenced: [String]) {
+        var files = 0
+        var pending: [String] = []
+        var unreferenced: [String] = []
+        func resolve() throws {
+            let referenced = try catalogue.referencedPaths(among: pending)
+            unreferenced += pending.filter { !referenced.contains($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
         try Directory.walk(config.library) { entry, path, depth in
             if depth == 0 && isUnchecked(entry.name) { return false }
-            if !entry.isDirectory { found.append(path) }
-            return true
+            if entry.isDirectory { return true }
+            files += 1
+            if !known.contains(path) { pending.append(path) }
+            if pending.count == Self.batchSize { try resolve() }
+            return false
         }
-        return found.sorted()
+        try resolve()
+        return (files, unreferenced)
     }
 
     /// Whether a name at the library's root is none of the library's business.

@@ -16,10 +16,8 @@ public final class Thumbnailer: Sendable {
     private let onProgress: @Sendable (RunProgress) -> Void
 
     /// - Parameter onProgress: called from worker threads after each photo; must be quick and thread-safe.
-    /// - Throws: `ImageError` when the image libraries cannot start.
     public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger,
-                onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) throws {
-        try ImageLibraries.start()
+                onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
         self.config = config
         self.catalogue = catalogue
         self.logger = logger
@@ -30,20 +28,43 @@ public final class Thumbnailer: Sendable {
     /// Remakes the thumbnail of every catalogued photo, `width` pixels wide (the configuration's
     /// `thumbnailWidth` when nil).
     public func regenerateThumbnails(width: Int? = nil) throws -> ThumbnailReport {
-        regenerate(try catalogue.allPhotos(), width: width ?? config.thumbnailWidth)
+        try regenerateAll(width: width ?? config.thumbnailWidth) { _ in true }
     }
 
     /// Makes the thumbnails missing from the library, each at its recorded width unless `width` is given.
     public func makeMissingThumbnails(width: Int? = nil) throws -> ThumbnailReport {
-        let missing = try catalogue.allPhotos().filter { !FileOperations.exists(layout.absolute($0.thumbPath)) }
-        return regenerate(missing, width: width)
+        try regenerateAll(width: width) { !FileOperations.exists(layout.absolute($0.thumbPath)) }
+    }
+
+    /// Remakes the thumbnails of the catalogued photos `selected` picks, streaming them from the
+    /// catalogue in batches, so memory holds one batch whatever the catalogue's size.
+    private func regenerateAll(width: Int?, selected: (Photo) -> Bool) throws -> ThumbnailReport {
+        let started = Date()
+        let counter = ProgressCounter(photos: try catalogue.counts().photos, started: started)
+        var report = ThumbnailReport(made: 0, failed: [], seconds: 0)
+        try catalogue.forEachPhotoBatch(size: LibraryVerifier.batchSize) { batch in
+            let chosen = batch.filter(selected)
+            for _ in 0 ..< batch.count - chosen.count { onProgress(counter.photoDone()) }
+            let part = try regenerate(chosen, width: width, counter: counter)
+            report.made += part.made
+            report.failed += part.failed
+        }
+        report.seconds = Date().timeIntervalSince(started)
+        return report
     }
 
     /// Remakes the thumbnails of `photos`, `width` pixels wide or, when nil, each at its recorded width.
     /// A photo that fails (its original missing or unreadable) keeps its thumbnail and is reported.
-    public func regenerate(_ photos: [Photo], width: Int?) -> ThumbnailReport {
+    /// Throws `ImageError` when the image libraries cannot start (then no thumbnail is made).
+    public func regenerate(_ photos: [Photo], width: Int?) throws -> ThumbnailReport {
+        try regenerate(photos, width: width, counter: ProgressCounter(photos: photos.count))
+    }
+
+    private func regenerate(_ photos: [Photo], width: Int?, counter: ProgressCounter) throws -> ThumbnailReport {
+        // libvips starts only once there is a thumbnail to make: a check that finds every thumbnail
+        // in place keeps its memory small.
+        if !photos.isEmpty { try ImageLibraries.start() }
         let started = Date()
-        let counter = ProgressCounter(photos: photos.count, started: started)
         let failures = WorkerPool.map(photos, workers: config.workers) { photo -> FileReport? in
             defer { onProgress(counter.photoDone()) }
             do {
@@ -58,12 +79,11 @@ public final class Thumbnailer: Sendable {
                                seconds: Date().timeIntervalSince(started))
     }
 
-    /// The pixel size of the thumbnail file at `path` (library-relative) from its header; nil when
-    /// it is missing or not a readable image.
+    /// The pixel size of the thumbnail file at `path` (library-relative) from its JPEG frame header;
+    /// nil when it is missing or not a JPEG.
     func sizeOfThumbnail(at path: String) -> (width: Int, height: Int)? {
         guard let snapshot = try? FileSnapshot.read(layout.absolute(path), maxBytes: config.maxFileBytes) else { return nil }
-        guard let header = try? ImageHeader(reading: snapshot.bytes) else { return nil }
-        return (header.width, header.height)
+        return JPEGFrame.size(of: snapshot.bytes)
     }
 
     private func regenerate(_ photo: Photo, width: Int) throws {

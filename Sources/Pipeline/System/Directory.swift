@@ -10,13 +10,17 @@ enum Directory {
         while let entry = readdir(stream) {
             let raw = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             guard raw != [46], raw != [46, 46] else { continue }
-            var info = stat()
-            let found = (raw + [0]).withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { fstatat(dirfd(stream), $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+            // The kind readdir gives costs nothing; file systems that do not give it need an lstat.
+            var isDirectory = Int32(entry.pointee.d_type) == DT_DIR
+            if Int32(entry.pointee.d_type) == DT_UNKNOWN {
+                var info = stat()
+                let found = (raw + [0]).withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { fstatat(dirfd(stream), $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+                }
+                isDirectory = found == 0 && (info.st_mode & S_IFMT) == S_IFDIR
             }
             let name = String(validating: raw, as: UTF8.self)
-            result.append(DirectoryEntry(name: name ?? escapingInvalidUTF8(raw), isUTF8: name != nil,
-                                         isDirectory: found == 0 && (info.st_mode & S_IFMT) == S_IFDIR))
+            result.append(DirectoryEntry(name: name ?? escapingInvalidUTF8(raw), isUTF8: name != nil, isDirectory: isDirectory))
         }
         return result.sorted { $0.name < $1.name }
     }
