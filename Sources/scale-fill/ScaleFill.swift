@@ -77,6 +77,10 @@ struct ScaleFill: ParsableCommand {
     private func place(_ set: CommittedSet, samples: inout SampleCopies) throws {
         var links = [(thumbnail, set.photos.map(\.thumbPath))]
         if uniqueOriginals {
+            for folder in Set(set.photos.map { ($0.originalPath as NSString).deletingLastPathComponent }) {
+                try FileManager.default.createDirectory(atPath: (library as NSString).appendingPathComponent(folder),
+                                                        withIntermediateDirectories: true)
+            }
             for photo in set.photos { try SyntheticSet.writeOriginal(photo, in: library) }
         } else {
             links.append((original, set.photos.map(\.originalPath)))

@@ -1,6 +1,7 @@
 import GRDB
+import Synchronization
 
-/// How snake_case column names turn back into the records' property names.
+/// How the records' property names map to snake_case column names and back.
 enum ColumnNaming {
     /// Words the records spell in capitals (`capturedUTC`, `takenUTC`).
     static let acronyms: Set<String> = ["utc"]
@@ -8,6 +9,39 @@ enum ColumnNaming {
     /// The decoding strategy every record uses.
     static let decodingStrategy = DatabaseColumnDecodingStrategy.custom { column in
         PropertyKey(propertyName(forColumn: column))
+    }
+
+    /// The encoding strategy every record uses: `capturedUTC` → `captured_utc`, each name worked out
+    /// once. (GRDB's `convertToSnakeCase` works it out again for every column of every row written:
+    /// 38 % of a bulk insert's time.)
+    static let encodingStrategy = DatabaseColumnEncodingStrategy.custom { key in
+        columnNames.withLock { names in
+            if let name = names[key.stringValue] { return name }
+            let name = columnName(forProperty: key.stringValue)
+            names[key.stringValue] = name
+            return name
+        }
+    }
+
+    /// The column names worked out so far, by property name.
+    private static let columnNames = Mutex<[String: String]>([:])
+
+    /// `capturedUTC` → `captured_utc`, `thumbPath` → `thumb_path`, `sha256` → `sha256`: a word starts
+    /// at a capital that follows a small letter or digit, or that precedes a small letter.
+    static func columnName(forProperty property: String) -> String {
+        let characters = Array(property)
+        var name = ""
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) {
+                    name.append("_")
+                }
+            }
+            name.append(contentsOf: character.lowercased())
+        }
+        return name
     }
 
     /// `captured_utc` → `capturedUTC`, `thumb_path` → `thumbPath`, `sha256` → `sha256`.
