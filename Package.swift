@@ -20,7 +20,8 @@ let package = Package(
     ],
     targets: [
         // C libraries, each called from Imaging only.
-        // scripts/setup writes ingest-vips.pc: vips' flags without the -pthread SwiftPM warns about.
+        // scripts/setup writes ingest-vips.pc: vips' compiler flags without the -pthread SwiftPM
+        // warns about, and no libraries: CVipsShim opens libvips with dlopen on first use.
         .systemLibrary(name: "CVips", pkgConfig: vipsPackage, providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),

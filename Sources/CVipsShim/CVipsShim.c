@@ -1,10 +1,103 @@
 #include "CVipsShim.h"
 
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+/* libvips is opened with dlopen when a command first needs it, not linked: its hundred shared
+ * libraries (glib, ImageMagick, poppler, …) cost ~25 ms of relocations at every process start,
+ * more than a whole `ingest list` takes otherwise. Each function below is called through a
+ * pointer of the function's own declared type (typeof), looked up once by ingest_vips_start. */
+#define INGEST_VIPS_FUNCTIONS(X) \
+    X(vips_version) X(vips_init) X(vips_error) X(vips_error_clear) X(vips_error_buffer_copy) \
+    X(vips_block_untrusted_set) X(vips_cache_set_max) X(vips_concurrency_set) \
+    X(vips_foreign_find_load_buffer) X(vips_jpegload_buffer) X(vips_image_new_from_buffer) \
+    X(vips_image_new_from_memory_copy) X(vips_image_guess_interpretation) X(vips_image_get_bands) \
+    X(vips_image_hasalpha) X(vips_image_get_format) X(vips_image_get_width) X(vips_image_get_height) \
+    X(vips_image_get_typeof) X(vips_image_get_int) X(vips_image_set_int) X(vips_image_get_blob) \
+    X(vips_image_get_data) X(vips_image_copy_memory) X(vips_colourspace) X(vips_cast) \
+    X(vips_array_double_newv) X(vips_flatten) X(vips_area_unref) X(vips_extract_band) X(vips_autorot) \
+    X(vips_thumbnail_image) X(vips_thumbnail_buffer) X(vips_jpegsave_buffer) \
+    X(g_log_set_handler) X(g_object_ref) X(g_object_unref) X(g_free)
+
+#define INGEST_DECLARE(name) static __typeof__(name) *ingest_##name;
+INGEST_VIPS_FUNCTIONS(INGEST_DECLARE)
+
+/* From here on every call by these names goes through its pointer. */
+#undef g_object_ref
+#undef g_object_unref
+#undef g_free
+#define vips_version (*ingest_vips_version)
+#define vips_init (*ingest_vips_init)
+#define vips_error (*ingest_vips_error)
+#define vips_error_clear (*ingest_vips_error_clear)
+#define vips_error_buffer_copy (*ingest_vips_error_buffer_copy)
+#define vips_block_untrusted_set (*ingest_vips_block_untrusted_set)
+#define vips_cache_set_max (*ingest_vips_cache_set_max)
+#define vips_concurrency_set (*ingest_vips_concurrency_set)
+#define vips_foreign_find_load_buffer (*ingest_vips_foreign_find_load_buffer)
+#define vips_jpegload_buffer (*ingest_vips_jpegload_buffer)
+#define vips_image_new_from_buffer (*ingest_vips_image_new_from_buffer)
+#define vips_image_new_from_memory_copy (*ingest_vips_image_new_from_memory_copy)
+#define vips_image_guess_interpretation (*ingest_vips_image_guess_interpretation)
+#define vips_image_get_bands (*ingest_vips_image_get_bands)
+#define vips_image_hasalpha (*ingest_vips_image_hasalpha)
+#define vips_image_get_format (*ingest_vips_image_get_format)
+#define vips_image_get_width (*ingest_vips_image_get_width)
+#define vips_image_get_height (*ingest_vips_image_get_height)
+#define vips_image_get_typeof (*ingest_vips_image_get_typeof)
+#define vips_image_get_int (*ingest_vips_image_get_int)
+#define vips_image_set_int (*ingest_vips_image_set_int)
+#define vips_image_get_blob (*ingest_vips_image_get_blob)
+#define vips_image_get_data (*ingest_vips_image_get_data)
+#define vips_image_copy_memory (*ingest_vips_image_copy_memory)
+#define vips_colourspace (*ingest_vips_colourspace)
+#define vips_cast (*ingest_vips_cast)
+#define vips_array_double_newv (*ingest_vips_array_double_newv)
+#define vips_flatten (*ingest_vips_flatten)
+#define vips_area_unref (*ingest_vips_area_unref)
+#define vips_extract_band (*ingest_vips_extract_band)
+#define vips_autorot (*ingest_vips_autorot)
+#define vips_thumbnail_image (*ingest_vips_thumbnail_image)
+#define vips_thumbnail_buffer (*ingest_vips_thumbnail_buffer)
+#define vips_jpegsave_buffer (*ingest_vips_jpegsave_buffer)
+#define g_log_set_handler (*ingest_g_log_set_handler)
+#define g_object_ref (*ingest_g_object_ref)
+#define g_object_unref (*ingest_g_object_unref)
+#define g_free (*ingest_g_free)
+
+/* Why ingest_vips_start failed, when libvips' own error buffer cannot say it. */
+static char ingest_start_error[512];
+
+/* Opens libvips and looks up every function; 0 on success. */
+static int ingest_vips_open(void) {
+    void *library = dlopen(INGEST_VIPS_LIBRARY, RTLD_NOW | RTLD_GLOBAL);
+    if (!library) {
+        snprintf(ingest_start_error, sizeof ingest_start_error, "cannot load %s: %s", INGEST_VIPS_LIBRARY, dlerror());
+        return -1;
+    }
+#define INGEST_LOOK_UP(name)                                                                          \
+    if (!(ingest_##name = (__typeof__(ingest_##name))dlsym(library, #name))) {                      \
+        snprintf(ingest_start_error, sizeof ingest_start_error, "%s has no %s", INGEST_VIPS_LIBRARY, #name); \
+        return -1;                                                                                   \
+    }
+    INGEST_VIPS_FUNCTIONS(INGEST_LOOK_UP)
+    return 0;
+}
+
 static void ingest_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
 }
 
 int ingest_vips_start(int concurrency) {
-    if (VIPS_INIT("ingest"))
+    if (ingest_vips_open())
+        return -1;
+    /* The check VIPS_INIT makes: the library's ABI is the one these headers describe. */
+    if (vips_version(3) - vips_version(5) != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
+        snprintf(ingest_start_error, sizeof ingest_start_error, "%s has ABI version %d, ingest was built for %d",
+                 INGEST_VIPS_LIBRARY, vips_version(3) - vips_version(5), VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
+        return -1;
+    }
+    if (vips_init("ingest"))
         return -1;
     /* Decode problems reach the caller as errors with the file's path; libvips' own warnings
      * about the same problem would only clutter standard error. */
@@ -15,6 +108,37 @@ int ingest_vips_start(int concurrency) {
         vips_concurrency_set(concurrency);
     return 0;
 }
+
+char *ingest_vips_error_copy(void) {
+    if (ingest_start_error[0])
+        return strdup(ingest_start_error);
+    char *copy = vips_error_buffer_copy();
+    char *result = copy ? strdup(copy) : NULL;
+    g_free(copy);
+    return result;
+}
+
+void ingest_unref(void *object) { g_object_unref(object); }
+void ingest_vips_free(void *data) { g_free(data); }
+int ingest_image_width(const VipsImage *image) { return vips_image_get_width(image); }
+int ingest_image_height(const VipsImage *image) { return vips_image_get_height(image); }
+int ingest_image_bands(const VipsImage *image) { return vips_image_get_bands(image); }
+int ingest_image_is_uchar(const VipsImage *image) { return vips_image_get_format(image) == VIPS_FORMAT_UCHAR; }
+int ingest_image_is_cmyk(VipsImage *image) {
+    return vips_image_guess_interpretation(image) == VIPS_INTERPRETATION_CMYK;
+}
+int ingest_image_int(VipsImage *image, const char *name, int *value) {
+    if (!vips_image_get_typeof(image, name))
+        return -1;
+    return vips_image_get_int(image, name, value);
+}
+int ingest_image_blob(VipsImage *image, const char *name, const void **data, size_t *length) {
+    if (!vips_image_get_typeof(image, name))
+        return -1;
+    return vips_image_get_blob(image, name, data, length);
+}
+const void *ingest_image_data(VipsImage *image) { return vips_image_get_data(image); }
+VipsImage *ingest_image_copy_memory(VipsImage *image) { return vips_image_copy_memory(image); }
 
 const char *ingest_loader_for(const void *data, size_t length) {
     const char *name = vips_foreign_find_load_buffer(data, length);

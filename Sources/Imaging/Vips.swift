@@ -25,8 +25,8 @@ enum Vips {
 
     /// libvips' error text for the last failure on any thread, cleared afterwards.
     static func lastError() -> String {
-        guard let copy = vips_error_buffer_copy() else { return "unknown libvips error" }
-        defer { g_free(copy) }
+        guard let copy = ingest_vips_error_copy() else { return "unknown libvips error" }
+        defer { free(copy) }
         let text = String(cString: copy).split(whereSeparator: \.isNewline).joined(separator: "; ")
         return text.isEmpty ? "unknown libvips error" : text
     }

@@ -11,26 +11,24 @@ final class VipsImage {
     }
 
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(pointer))
+        ingest_unref(UnsafeMutableRawPointer(pointer))
     }
 
-    var width: Int { Int(vips_image_get_width(pointer)) }
-    var height: Int { Int(vips_image_get_height(pointer)) }
+    var width: Int { Int(ingest_image_width(pointer)) }
+    var height: Int { Int(ingest_image_height(pointer)) }
 
     /// The EXIF orientation tag libvips read (1…8), 1 when there is none.
     var orientation: Int {
         var value: Int32 = 1
-        guard vips_image_get_typeof(pointer, "orientation") != 0,
-              vips_image_get_int(pointer, "orientation", &value) == 0, (1...8).contains(value) else { return 1 }
+        guard ingest_image_int(pointer, "orientation", &value) == 0, (1...8).contains(value) else { return 1 }
         return Int(value)
     }
 
     /// The raw EXIF block (starting with `Exif\0\0`) the loader found, if any.
     var exifBlob: [UInt8]? {
-        guard vips_image_get_typeof(pointer, "exif-data") != 0 else { return nil }
         var data: UnsafeRawPointer?
         var length = 0
-        guard vips_image_get_blob(pointer, "exif-data", &data, &length) == 0, let data, length > 0 else { return nil }
+        guard ingest_image_blob(pointer, "exif-data", &data, &length) == 0, let data, length > 0 else { return nil }
         return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 
@@ -52,7 +50,7 @@ final class VipsImage {
 
     /// Decodes every pixel once into memory; fails on truncated or corrupt data.
     func decodedIntoMemory() throws(ImageError) -> VipsImage {
-        guard let copy = vips_image_copy_memory(pointer) else {
+        guard let copy = ingest_image_copy_memory(pointer) else {
             throw ImageError.undecodable(Vips.lastError())
         }
         return VipsImage(copy)
@@ -62,9 +60,8 @@ final class VipsImage {
     /// already (as a decoded JPEG is); otherwise CMYK is converted, 16 bits shifted down and alpha
     /// flattened on white.
     func eightBit() throws(ImageError) -> VipsImage {
-        let bands = vips_image_get_bands(pointer)
-        if vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR, bands == 1 || bands == 3,
-           vips_image_guess_interpretation(pointer) != VIPS_INTERPRETATION_CMYK {
+        let bands = ingest_image_bands(pointer)
+        if ingest_image_is_uchar(pointer) != 0, bands == 1 || bands == 3, ingest_image_is_cmyk(pointer) == 0 {
             return self
         }
         return try Self.make("cannot convert to 8-bit RGB") { ingest_eight_bit(pointer, &$0) }.decodedIntoMemory()
@@ -73,8 +70,8 @@ final class VipsImage {
     /// The 8-bit pixels of an image in memory (bands interleaved, rows top to bottom), for the
     /// length of `body`.
     func withPixels<T>(_ body: (PixelData) throws(ImageError) -> T) throws(ImageError) -> T {
-        let bands = Int(vips_image_get_bands(pointer))
-        guard vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR, let data = vips_image_get_data(pointer) else {
+        let bands = Int(ingest_image_bands(pointer))
+        guard ingest_image_is_uchar(pointer) != 0, let data = ingest_image_data(pointer) else {
             throw ImageError.undecodable("cannot read the pixels: \(Vips.lastError())")
         }
         return try body(PixelData(width: width, height: height, bands: bands,
@@ -101,7 +98,7 @@ final class VipsImage {
         guard ingest_jpeg_save(pointer, Int32(quality), &data, &length) == 0, let data else {
             throw ImageError.undecodable("cannot encode the thumbnail: \(Vips.lastError())")
         }
-        defer { g_free(data) }
+        defer { ingest_vips_free(data) }
         return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 

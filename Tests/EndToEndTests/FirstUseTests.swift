@@ -80,6 +80,31 @@ final class FirstUseTests: XCTestCase {
         XCTAssertEqual(outcome.stderr, "ingest: \(work.path)/nowhere.json: cannot read the file (No such file or directory)\n")
     }
 
+    func testHelp_ofEveryCommand_readsAsPlainText() throws {
+        let work = try workFolder()
+        let commands = ["run", "watch", "list", "show", "delete", "thumbnails", "verify", "export", "backup"]
+        for command in commands {
+            let outcome = try IngestHarness.ingest([command, "--help"], in: work)
+            XCTAssertEqual(outcome.status, 0, command)
+            XCTAssertTrue(outcome.stdout.contains("OVERVIEW:"), command)
+            XCTAssertFalse(outcome.stdout.contains("\\"), "\(command) --help shows a backslash:\n\(outcome.stdout)")
+        }
+        let top = try IngestHarness.ingest(["--help"], in: work).stdout
+        for command in commands { XCTAssertTrue(top.contains("  \(command) "), "ingest --help lists \(command)") }
+    }
+
+    func testCommandsWithoutImages_doNotLoadLibvips_runDoes() throws {
+        // libvips and its hundred libraries cost ~25 ms at every start: opened on first use only.
+        let work = try workFolder(set: "single-product")
+        let loads = { (arguments: String) in
+            try IngestHarness.shell("LD_DEBUG=files '\(IngestHarness.binary.path)' \(arguments) 2>&1 >/dev/null | grep -c 'file=libvips' || true",
+                                    in: work).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        XCTAssertNotEqual(try loads("run --quiet"), "0", "run opens libvips")
+        XCTAssertEqual(try loads("list"), "0", "list does not")
+        XCTAssertEqual(try loads("export --csv out.csv --quiet"), "0", "export does not")
+    }
+
     func testRun_photosAlreadyCatalogued_areSetAsideAsDuplicatesAndExit0() throws {
         let work = try workFolder(set: "single-product")
         XCTAssertEqual(try IngestHarness.ingest(["run"], in: work).status, 0)

@@ -4,14 +4,41 @@
 #include <stddef.h>
 #include <vips/vips.h>
 
-/* Fixed-argument wrappers for the variadic libvips calls the pipeline uses.
- * Every function returns 0 on success and -1 on failure, with the reason in
- * vips_error_buffer(); images handed out must be released with g_object_unref. */
+/* Every libvips call the pipeline makes: fixed-argument wrappers for the variadic ones, and plain
+ * forwards for the rest. libvips is not linked but opened by ingest_vips_start, so a command that
+ * never touches an image does not pay for loading it; call nothing else here before that.
+ * Functions returning int return 0 on success and -1 on failure, with the reason from
+ * ingest_vips_error_copy(); images handed out must be released with ingest_unref. */
 
-/* Starts libvips once per process: blocks loaders marked untrusted, turns the
- * operation cache off (each photo is seen once) and sets libvips' own threads
- * per operation. */
+/* The shared library opened, by its soname. */
+#define INGEST_VIPS_LIBRARY "libvips.so.42"
+
+/* Opens libvips and starts it once per process: blocks loaders marked untrusted, turns the
+ * operation cache off (each photo is seen once) and sets libvips' own threads per operation. */
 int ingest_vips_start(int concurrency);
+
+/* The text of the last failure (libvips' error buffer, cleared by reading, or why libvips could
+ * not be opened), or NULL; free it with free(). */
+char *ingest_vips_error_copy(void);
+
+/* Releases an image (g_object_unref) / a buffer libvips allocated (g_free). */
+void ingest_unref(void *object);
+void ingest_vips_free(void *data);
+
+/* The image's size, bands, whether its pixels are 8-bit and whether libvips takes it for CMYK. */
+int ingest_image_width(const VipsImage *image);
+int ingest_image_height(const VipsImage *image);
+int ingest_image_bands(const VipsImage *image);
+int ingest_image_is_uchar(const VipsImage *image);
+int ingest_image_is_cmyk(VipsImage *image);
+
+/* The integer / blob metadata item `name`; -1 when the image has none. */
+int ingest_image_int(VipsImage *image, const char *name, int *value);
+int ingest_image_blob(VipsImage *image, const char *name, const void **data, size_t *length);
+
+/* The pixels of an image in memory (NULL on failure), and a copy of an image decoded into memory. */
+const void *ingest_image_data(VipsImage *image);
+VipsImage *ingest_image_copy_memory(VipsImage *image);
 
 /* The nickname of the loader libvips picks for these bytes ("jpegload_buffer"),
  * or NULL when no loader recognises them. */
