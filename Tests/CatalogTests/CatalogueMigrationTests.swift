@@ -31,10 +31,40 @@ final class CatalogueMigrationTests: XCTestCase {
         XCTAssertEqual(try queue.read(schema), try reference("schema-v2-agents"))
     }
 
+    func testMigrateUpToV3_makesExactlyTheSchemaTheReleaseMade() throws {
+        let queue = try DatabaseQueue(path: try makeTemporaryFolder() + "/v3.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v3-scale")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v3-scale"))
+    }
+
     func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
-        // schema-v3-scale.sql is what v3-scale made when it was written; it must not drift either.
+        // schema-v4-agent-names.sql is what v4-agent-names made when it was written; it must not drift either.
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(try catalogue.read(schema), try reference("schema-v3-scale"))
+        XCTAssertEqual(try catalogue.read(schema), try reference("schema-v4-agent-names"))
+    }
+
+    func testMigrateV3ToV4_keepsEveryNameCapturesWereTakenUnder() throws {
+        let path = try makeDatabasePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try Catalogue.migrator.migrate(queue, upTo: "v3-scale")
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO agent (id, name, first_seen, last_seen) VALUES ('chef', 'Practical Chef', 'a', 'b');
+                    INSERT INTO capture (id, set_name, captured_at, captured_utc, time_source, photo_count, quality,
+                                         rating, created_at, agent_id, agent_name)
+                        VALUES ('c1', 's', 't', 1, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
+                               ('c2', 's', 't', 2, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
+                               ('c3', 's', 't', 3, 'exif', 1, 0.5, 'Good', 't', NULL, NULL);
+                    """)
+            }
+        }
+        let catalogue = try Catalogue(path: path, logger: testLogger)
+        let names = try catalogue.read { db in try Row.fetchAll(db, sql: "SELECT agent_id, name FROM agent_name") }
+        XCTAssertEqual(names.map { [$0[0] as String, $0[1] as String] }, [["chef", "Cuisine Émile"]])
+        XCTAssertEqual(try catalogue.captures(matching: CaptureFilter(agent: "émile")).map(\.id), ["c2", "c1"])
     }
 
     func testOpen_emptyFolder_createsEveryTableWithItsColumns() throws {
@@ -82,7 +112,7 @@ final class CatalogueMigrationTests: XCTestCase {
 
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale"])
+        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names"])
         let applied = try catalogue.read { db in try Catalogue.migrator.appliedIdentifiers(db) }
         XCTAssertEqual(applied, Set(Catalogue.schemaVersions))
     }
@@ -140,5 +170,31 @@ final class CatalogueMigrationTests: XCTestCase {
         XCTAssertTrue(error.description.hasPrefix("/tmp/c.sqlite: "))
         XCTAssertTrue(error.description.contains("v2-tags"))
         XCTAssertTrue(error.description.contains("upgrade ingest"))
+    }
+}
+
+final class ColumnNamingTests: XCTestCase {
+    func testEveryColumnOfTheSchema_mapsToItsPropertyAndBack() throws {
+        let catalogue = try Catalogue(path: try makeTemporaryFolder() + "/c.sqlite", logger: testLogger)
+        let columns = try catalogue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT p.name FROM sqlite_master m, pragma_table_info(m.name) p
+                WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE 'grdb_%'
+                """)
+        }
+        XCTAssertGreaterThan(columns.count, 50)
+        for column in columns {
+            let property = ColumnNaming.propertyName(forColumn: column)
+            XCTAssertEqual(ColumnNaming.columnName(forProperty: property), column, "via \(property)")
+        }
+    }
+
+    func testColumnName_splitsWordsAtCapitals_keepsDigitsAndAcronyms() {
+        XCTAssertEqual(ColumnNaming.columnName(forProperty: "capturedUTC"), "captured_utc")
+        XCTAssertEqual(ColumnNaming.columnName(forProperty: "thumbPath"), "thumb_path")
+        XCTAssertEqual(ColumnNaming.columnName(forProperty: "sha256"), "sha256")
+        XCTAssertEqual(ColumnNaming.columnName(forProperty: "gtin13"), "gtin13")
+        XCTAssertEqual(ColumnNaming.columnName(forProperty: "utcOffsetSeconds"), "utc_offset_seconds")
+        XCTAssertEqual(ColumnNaming.columnName(forProperty: "id"), "id")
     }
 }

@@ -59,7 +59,10 @@ final class ScaleTests: XCTestCase {
         XCTAssertEqual(page.status, 0)
         let ids = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(page.stdout.utf8)) as? [[String: Any]]).compactMap { $0["id"] as? String }
         XCTAssertEqual(ids.count, 3)
-        XCTAssertTrue(page.stderr.contains("22 more captures match"), page.stderr)
+        XCTAssertTrue(page.stderr.contains("ingest: 22 more captures match"), page.stderr)
+        let first = try IngestHarness.ingest(["list"], in: work)
+        XCTAssertTrue(first.stderr.contains("ingest: more than 10000 more captures match"), first.stderr)
+        XCTAssertEqual(first.stdout.split(separator: "\n").count, 51, "the header and the newest 50")
         let next = try IngestHarness.ingest(["list", "--json", "--all", "--set", "set-000042", "--before", ids[2]], in: work)
         let rest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(rest.count, 22)

@@ -128,6 +128,15 @@ public final class Catalogue: Sendable {
         if let agent = set.agent {
             try upsert(agent, named: set.captures.contains { $0.agentName != nil }, db)
         }
+        // The names the set's captures are taken under, for `list --agent` (migration v4).
+        var names: Set<[String]> = []
+        for capture in set.captures {
+            if let id = capture.agentId, let name = capture.agentName { names.insert([id, name]) }
+        }
+        for pair in names {
+            try db.execute(sql: "INSERT OR IGNORE INTO agent_name (agent_id, name) VALUES (?, ?)",
+                           arguments: StatementArguments(pair))
+        }
         for capture in set.captures { try capture.insert(db) }
         for photo in set.photos { try photo.insert(db) }
         for var hit in set.hits { try hit.insert(db) }

@@ -18,6 +18,7 @@ extension Catalogue {
         migrator.registerMigration("v1") { db in try createTables(db) }
         migrator.registerMigration("v2-agents") { db in try addAgents(db) }
         migrator.registerMigration("v3-scale") { db in try indexForScale(db) }
+        migrator.registerMigration("v4-agent-names") { db in try addAgentNames(db) }
         return migrator
     }
 
@@ -170,6 +171,20 @@ extension Catalogue {
             CREATE INDEX capture_on_agent_id_captured_utc_id ON capture(agent_id, captured_utc, id);
             CREATE INDEX photo_on_thumb_path ON photo(thumb_path);
             ALTER TABLE photo ADD COLUMN original_modified INTEGER;
+            """)
+    }
+
+    /// Version 4: every name each agent's captures were taken under, so that `list --agent` finds
+    /// captures by an earlier name without reading every capture (0.5 s at a million captures).
+    private static func addAgentNames(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE agent_name (
+                agent_id TEXT NOT NULL REFERENCES agent(id),
+                name TEXT NOT NULL,
+                PRIMARY KEY (agent_id, name)
+            ) WITHOUT ROWID;
+            INSERT OR IGNORE INTO agent_name (agent_id, name)
+                SELECT DISTINCT agent_id, agent_name FROM capture WHERE agent_id IS NOT NULL AND agent_name IS NOT NULL;
             """)
     }
 }

@@ -69,12 +69,10 @@ public struct CaptureFilter: Hashable, Sendable {
     }
 
     /// The ids of the agents `text` names. Names are compared in Swift, not with SQL's `LIKE`, whose
-    /// case folding stops at ASCII; agents are few, so reading their names is cheap.
+    /// case folding stops at ASCII; agents and their names are few (`agent_name` keeps each name
+    /// captures were taken under once), so reading them is cheap.
     private static func agentIds(matching text: String, _ db: Database) throws -> Set<String> {
-        let names = try Row.fetchAll(db, sql: """
-            SELECT id, name FROM agent
-            UNION SELECT DISTINCT agent_id, agent_name FROM capture WHERE agent_id IS NOT NULL AND agent_name IS NOT NULL
-            """)
+        let names = try Row.fetchAll(db, sql: "SELECT id, name FROM agent UNION SELECT agent_id, name FROM agent_name")
         var ids: Set<String> = [text]
         for row in names {
             let name: String = row["name"]

@@ -47,17 +47,30 @@ extension Catalogue {
     /// The library paths among `paths` that a photo row names as its original or thumbnail.
     public func referencedPaths(among paths: [String]) throws -> Set<String> {
         try read { db in
+            // Each path is looked up first in the column its folder suggests, then in the other one
+            // if not found there: one index probe per path in a library laid out as ingest lays it.
+            let byThumbs = Dictionary(grouping: paths) { $0.hasPrefix("thumbs/") }
             var found = Set<String>()
-            for start in stride(from: 0, to: paths.count, by: Self.hashChunkSize) {
-                let chunk = Array(paths[start ..< min(start + Self.hashChunkSize, paths.count)])
-                let marks = chunk.map { _ in "?" }.joined(separator: ",")
-                found.formUnion(try String.fetchAll(db, sql: """
-                    SELECT original_path FROM photo WHERE original_path IN (\(marks))
-                    UNION SELECT thumb_path FROM photo WHERE thumb_path IN (\(marks))
-                    """, arguments: StatementArguments(chunk + chunk)))
+            for (inThumbs, group) in byThumbs {
+                let (first, second) = inThumbs ? ("thumb_path", "original_path") : ("original_path", "thumb_path")
+                let hits = try Self.paths(group, in: first, db)
+                found.formUnion(hits)
+                found.formUnion(try Self.paths(group.filter { !hits.contains($0) }, in: second, db))
             }
             return found
         }
+    }
+
+    /// Those of `paths` the photo column `column` holds.
+    private static func paths(_ paths: [String], in column: String, _ db: Database) throws -> Set<String> {
+        var found = Set<String>()
+        for start in stride(from: 0, to: paths.count, by: hashChunkSize) {
+            let chunk = Array(paths[start ..< min(start + hashChunkSize, paths.count)])
+            let marks = chunk.map { _ in "?" }.joined(separator: ",")
+            found.formUnion(try String.fetchAll(db, sql: "SELECT \(column) FROM photo WHERE \(column) IN (\(marks))",
+                                                arguments: StatementArguments(chunk)))
+        }
+        return found
     }
 
     /// The photos whose thumbnail is at one of `paths` (library-relative).

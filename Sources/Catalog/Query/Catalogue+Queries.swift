@@ -50,6 +50,12 @@ extension Catalogue {
         try read { db in try filter.request(db, before: before).fetchCount(db) }
     }
 
+    /// As `count(matching:before:)`, but stops counting at `limit`: the time it takes is bounded
+    /// whatever the catalogue's size.
+    public func count(matching filter: CaptureFilter = .init(), before: CaptureCursor? = nil, upTo limit: Int) throws -> Int {
+        try read { db in try filter.request(db, before: before).limit(limit).fetchCount(db) }
+    }
+
     /// The one capture whose id starts with `idPrefix` (case-insensitive), or nil when none does.
     ///
     /// Throws `CatalogError.ambiguousId` when several captures start with the prefix.

@@ -61,6 +61,11 @@ public final class LibraryVerifier: Sendable {
             return report
         }
         let counter = ProgressCounter(photos: try catalogue.counts().photos)
+        let contexts = try catalogue.contextPaths()
+        // The walk of the library for files no row references goes on beside the photos' checks:
+        // each alone is bound by one core (the walk) or the workers' system calls.
+        let known = contexts.union(inFlight())
+        let walk = WorkerPool.background { [self] in try unreferencedFiles(known: known) }
         var problems: [LibraryProblem] = []
         var photos = 0
         func check<Item: Sendable>(_ batch: [Item], _ check: @escaping @Sendable (Item) -> [LibraryProblem]) {
@@ -75,12 +80,11 @@ public final class LibraryVerifier: Sendable {
         } else {
             try catalogue.forEachPhotoBatch(size: Self.batchSize) { check($0, fullCheck) }
         }
-        let contexts = try catalogue.contextPaths()
         for path in contexts.sorted() where !FileOperations.exists(layout.absolute(path)) {
             problems.append(LibraryProblem(kind: .missingContext, path: path,
                                            detail: "its content is still in the catalogue's capture rows"))
         }
-        let (files, unreferenced) = try unreferencedFiles(known: contexts.union(inFlight()))
+        let (files, unreferenced) = try walk.wait()
         problems += unreferenced.map { LibraryProblem(kind: .unreferenced, path: $0, detail: "no catalogue row references it") }
         return LibraryReport(photos: photos, files: files, problems: problems)
     }

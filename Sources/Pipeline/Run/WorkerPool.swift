@@ -38,4 +38,29 @@ final class WorkerPool: Sendable {
         }
         return results.withLock { $0.map { $0! } }
     }
+
+    /// Runs `work` on a thread of its own and returns at once; `wait()` on the result blocks until
+    /// `work` is done and returns what it returned or rethrows what it threw.
+    static func background<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) -> Background<Result> {
+        let background = Background<Result>()
+        background.group.enter()
+        DispatchQueue.global().async {
+            let result = Swift.Result { try work() }
+            background.result.withLock { $0 = result }
+            background.group.leave()
+        }
+        return background
+    }
+
+    /// Work started by `background(_:)`.
+    final class Background<Value: Sendable>: Sendable {
+        fileprivate let group = DispatchGroup()
+        fileprivate let result = Mutex<Swift.Result<Value, any Error>?>(nil)
+
+        /// What the work returned, once it is done; rethrows what it threw.
+        func wait() throws -> Value {
+            group.wait()
+            return try result.withLock { $0! }.get()
+        }
+    }
 }
