@@ -188,14 +188,16 @@ int ingest_area_shrink(const uint8_t *src, int width, int height, int bands,
     /* Each output row: its source rows averaged (contiguous, so vectorised), then that row shrunk
      * horizontally. */
     uint32_t *down = malloc(sizeof(uint32_t) * line);
+    /* On the heap: y_taps grows with the height ratio (a 1×3,000,000 strip shrunk to one pixel
+     * needs 3,000,001), far past what a thread's stack holds. */
+    uint32_t *weights = malloc(sizeof(uint32_t) * (size_t)(y_taps > 0 ? y_taps : 1));
     int result = -1;
-    if (!xs || !ys || !down)
+    if (!xs || !ys || !down || !weights)
         goto done;
     for (int oy = 0; oy < out_height; oy++) {
         const Span *span = &ys[oy];
         memset(down, 0, sizeof(uint32_t) * line);
         /* Weights at 1/256 here, corrected to sum to exactly 256: a flat area stays flat. */
-        uint32_t weights[y_taps];
         int total = 0, heaviest = 0;
         for (int k = 0; k < y_taps; k++) {
             weights[k] = (uint32_t)(span->weights[k] + 128) >> 8;
@@ -226,5 +228,6 @@ done:
     free(x_storage);
     free(y_storage);
     free(down);
+    free(weights);
     return result;
 }

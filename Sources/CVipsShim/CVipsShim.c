@@ -216,7 +216,7 @@ int ingest_image_from_pixels(const void *data, int width, int height, int bands,
 }
 
 int ingest_thumbnail(VipsImage *in, int width, VipsImage **out) {
-    return vips_thumbnail_image(in, out, width, "height", VIPS_MAX_COORD, NULL);
+    return vips_thumbnail_image(in, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, NULL);
 }
 
 int ingest_jpeg_save(VipsImage *in, int quality, void **data, size_t *length) {
@@ -224,6 +224,6 @@ int ingest_jpeg_save(VipsImage *in, int quality, void **data, size_t *length) {
 }
 
 int ingest_thumbnail_buffer(const void *data, size_t length, int width, VipsImage **out) {
-    return vips_thumbnail_buffer((void *)data, length, out, width, "height", VIPS_MAX_COORD,
+    return vips_thumbnail_buffer((void *)data, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
                                  "fail_on", VIPS_FAIL_ON_ERROR, NULL);
 }

@@ -15,17 +15,19 @@ public struct GreyImage: Sendable {
 }
 
 extension GreyImage {
-    /// The image shrunk so its long edge is at most `edge` pixels, by area averaging.
-    public func shrunk(toLongEdge edge: Int) -> GreyImage {
+    /// The image shrunk so its long edge is at most `edge` pixels, by area averaging. Throws when
+    /// the working memory cannot be had.
+    public func shrunk(toLongEdge edge: Int) throws(ImageError) -> GreyImage {
         let long = max(width, height)
         guard long > edge else { return self }
         let newWidth = max(1, Int((Double(width) * Double(edge) / Double(long)).rounded()))
         let newHeight = max(1, Int((Double(height) * Double(edge) / Double(long)).rounded()))
-        return pixels.withUnsafeBytes { bytes in
-            GreyImage(width: newWidth, height: newHeight,
-                      pixels: PixelData(width: width, height: height, bands: 1, bytes: bytes)
-                          .shrunk(toWidth: newWidth, height: newHeight))
+        let shrunk = pixels.withUnsafeBytes { bytes in
+            Result { () throws(ImageError) in
+                try PixelData(width: width, height: height, bands: 1, bytes: bytes).shrunk(toWidth: newWidth, height: newHeight)
+            }
         }
+        return GreyImage(width: newWidth, height: newHeight, pixels: try shrunk.get())
     }
 
     /// The pixels inside `box` (which must lie within the image).

@@ -7,18 +7,21 @@
 public struct PhotoDecoder: Sendable {
     /// Images with more pixels are refused from their header, before decoding.
     public var maxPixels: Int
+    /// Images with a side shorter than this are refused from their header.
+    public var minSide: Int
     /// The thumbnail's width once upright.
     public var thumbnailWidth: Int
     /// The long edge a JPEG is shrunk towards while it is decoded.
     public var overviewEdge = 1000
 
-    public init(maxPixels: Int, thumbnailWidth: Int) {
+    public init(maxPixels: Int, minSide: Int = 1, thumbnailWidth: Int) {
         self.maxPixels = maxPixels
+        self.minSide = minSide
         self.thumbnailWidth = thumbnailWidth
     }
 
     /// The photo in `bytes`, decoded once. Throws `ImageError` for anything but a sound image of an
-    /// accepted format within `maxPixels`.
+    /// accepted format within `maxPixels` and `minSide`.
     public func decode(_ bytes: [UInt8]) throws(ImageError) -> DecodedPhoto {
         try Vips.start()
         return try bytes.withImageBytes { bytes throws(ImageError) in
@@ -29,10 +32,12 @@ public struct PhotoDecoder: Sendable {
             guard width > 0, height > 0, !overflow, pixelCount <= maxPixels else {
                 throw .tooManyPixels(width: width, height: height, limit: maxPixels)
             }
-            let shrink = format == .jpeg ? shrinkOnLoad(width: width, height: height) : 1
+            guard min(width, height) >= minSide else { throw .tooFewPixels(width: width, height: height, limit: minSide) }
+            let orientation = header.orientation
+            let uprightWidth = orientation >= 5 ? height : width
+            let shrink = format == .jpeg ? shrinkOnLoad(width: width, height: height, uprightWidth: uprightWidth) : 1
             let overview = try (shrink == 1 ? header : VipsImage.open(bytes, format: format, shrink: shrink))
                 .decodedIntoMemory().eightBit()
-            let orientation = header.orientation
             let (grey, thumbnail) = try overview.withPixels { pixels throws(ImageError) in
                 (pixels.greyBand(), try makeThumbnail(of: overview, pixels, orientation: orientation))
             }
@@ -41,12 +46,15 @@ public struct PhotoDecoder: Sendable {
         }
     }
 
-    /// The JPEG shrink-on-load factor (1, 2, 4 or 8) that keeps the long edge at `overviewEdge` or more.
-    func shrinkOnLoad(width: Int, height: Int) -> Int {
+    /// The JPEG shrink-on-load factor (1, 2, 4 or 8) that keeps the long edge at `overviewEdge` or
+    /// more and the upright width at `thumbnailWidth` or more: the thumbnail is made from the
+    /// overview, and must never be an enlargement of it.
+    func shrinkOnLoad(width: Int, height: Int, uprightWidth: Int) -> Int {
         var shrink = 1
         // libvips 8.14 rounds a shrunk side down, and a side shrunk to nothing fails an assertion
         // that aborts the process (found by fuzzing: a 56128×3 JPEG): never shrink a side below 1 px.
-        while shrink < 8, max(width, height) / (shrink * 2) >= overviewEdge, min(width, height) >= shrink * 2 {
+        while shrink < 8, max(width, height) / (shrink * 2) >= overviewEdge, min(width, height) >= shrink * 2,
+              uprightWidth / (shrink * 2) >= thumbnailWidth {
             shrink *= 2
         }
         return shrink
@@ -54,16 +62,16 @@ public struct PhotoDecoder: Sendable {
 
     /// The thumbnail, `thumbnailWidth` wide once upright: shrunk from the overview's pixels by area
     /// averaging (a fifth of what libvips' resampling costs here, measured), then turned upright by
-    /// libvips; a photo narrower than that is enlarged by libvips instead.
+    /// libvips. A photo narrower than that keeps its own width: a thumbnail is never an enlargement.
     private func makeThumbnail(of image: VipsImage, _ pixels: PixelData, orientation: Int) throws(ImageError) -> VipsImage {
         let sideways = orientation >= 5
         let uprightWidth = sideways ? pixels.height : pixels.width
-        let target = thumbnailWidth
+        let target = min(thumbnailWidth, uprightWidth)
         guard target < uprightWidth else { return try image.thumbnail(width: target) }
         let (width, height) = sideways
             ? (max(1, Int((Double(pixels.width) * Double(target) / Double(pixels.height)).rounded())), target)
             : (target, max(1, Int((Double(pixels.height) * Double(target) / Double(pixels.width)).rounded())))
-        let shrunk = pixels.shrunk(toWidth: width, height: height)
+        let shrunk = try pixels.shrunk(toWidth: width, height: height)
         return try shrunk.withImageBytes { bytes throws(ImageError) in
             try VipsImage.upright(PixelData(width: width, height: height, bands: pixels.bands, bytes: bytes),
                                   orientation: orientation)

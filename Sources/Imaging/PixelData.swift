@@ -18,15 +18,18 @@ struct PixelData {
         return GreyImage(width: width, height: height, pixels: grey)
     }
 
-    /// The pixels shrunk to `width` × `height` (neither larger than now) by area averaging.
-    func shrunk(toWidth newWidth: Int, height newHeight: Int) -> [UInt8] {
+    /// The pixels shrunk to `width` × `height` (neither larger than now) by area averaging. Throws
+    /// when the C code cannot have its working memory: the photo is refused, the run goes on.
+    func shrunk(toWidth newWidth: Int, height newHeight: Int) throws(ImageError) -> [UInt8] {
         precondition(newWidth >= 1 && newWidth <= width && newHeight >= 1 && newHeight <= height)
         var out = [UInt8](repeating: 0, count: newWidth * newHeight * bands)
         let status = out.withUnsafeMutableBufferPointer { target in
             ingest_area_shrink(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height),
                                Int32(bands), target.baseAddress, Int32(newWidth), Int32(newHeight))
         }
-        precondition(status == 0, "area shrink failed: out of memory")
+        guard status == 0 else {
+            throw .undecodable("cannot shrink \(width)×\(height) pixels to \(newWidth)×\(newHeight): out of memory")
+        }
         return out
     }
 }

@@ -61,15 +61,43 @@ struct CommonOptions: ParsableArguments {
     func openCatalogue(progress: ProgressLine? = nil) throws -> (config: PipelineConfig, logger: Logger, catalogue: Catalogue) {
         let config = try Ingest.reportingUsageErrors { try loadConfig() }
         let logger = bootstrapLogging(progress: progress)
-        do {
-            return (config, logger, try Catalogue(path: config.catalog, create: false, logger: logger))
-        } catch CatalogError.notFound(let path) {
-            FileHandle.standardError.write(Data("""
-                ingest: no catalogue at \(path) (\(catalogueSource(config))); run ingest run first, or pass --config or --catalog
+        return (config, logger, try existingCatalogue(config, logger: logger))
+    }
 
-                """.utf8))
-            throw ExitCode(1)
+    /// As `openCatalogue`, for the commands that change the library: the library's lock is taken
+    /// before the catalogue is opened (and perhaps migrated), in the order `run` takes them, so
+    /// nothing is written while another ingest holds the library.
+    func openCatalogue(progress: ProgressLine? = nil, locking lock: LockOptions) throws
+        -> (config: PipelineConfig, logger: Logger, catalogue: Catalogue, libraryLock: LibraryLock) {
+        let config = try Ingest.reportingUsageErrors { try loadConfig() }
+        let logger = bootstrapLogging(progress: progress)
+        guard FileManager.default.fileExists(atPath: config.catalog) else { throw noCatalogue(config.catalog, config) }
+        let libraryLock = try lock.lockLibrary(config, logger: logger)
+        do {
+            return (config, logger, try existingCatalogue(config, logger: logger), libraryLock)
+        } catch {
+            libraryLock.release()
+            throw error
         }
+    }
+
+    /// The configuration's catalogue, opened without creating it.
+    private func existingCatalogue(_ config: PipelineConfig, logger: Logger) throws -> Catalogue {
+        do {
+            return try Catalogue(path: config.catalog, create: false, logger: logger)
+        } catch CatalogError.notFound(let path) {
+            throw noCatalogue(path, config)
+        }
+    }
+
+    /// Says on standard error that there is no catalogue at `path`, and where that path came from;
+    /// the command then exits 1.
+    private func noCatalogue(_ path: String, _ config: PipelineConfig) -> ExitCode {
+        FileHandle.standardError.write(Data("""
+            ingest: no catalogue at \(path) (\(catalogueSource(config))); run ingest run first, or pass --config or --catalog
+
+            """.utf8))
+        return ExitCode(1)
     }
 
     /// Where the catalogue's path came from, for a message about it.
@@ -92,6 +120,13 @@ struct CommonOptions: ParsableArguments {
 }
 
 extension ParsableCommand {
+    /// Refuses an id prefix too short to mean one capture (an empty one would match them all).
+    static func validateIdPrefix(_ id: String, option: String = "ID") throws {
+        guard id.count >= Catalogue.minimumIdPrefixLength else {
+            throw ValidationError("\(option) must be at least \(Catalogue.minimumIdPrefixLength) characters of a capture's id (see ingest list), got '\(id)'.")
+        }
+    }
+
     /// The capture `lookUp` finds for the id prefix `id`; when there is none, or the prefix is
     /// ambiguous, says so on standard error and exits 1.
     static func requiringCapture<T>(_ id: String, _ lookUp: () throws -> T?) throws -> T {

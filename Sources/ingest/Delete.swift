@@ -19,14 +19,17 @@ extension Ingest {
 
         @OptionGroup var lock: LockOptions
 
-        @Argument(help: "The capture's id, or any prefix of it that only it has.")
+        @Argument(help: "The capture's id, or any prefix of it (4 characters or more) that only it has.")
         var id: String
 
+        func validate() throws {
+            try Self.validateIdPrefix(id)
+        }
+
         func run() throws {
-            let (config, logger, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            let libraryLock = try lock.lockLibrary(config, logger: logger)
+            let (config, logger, catalogue, libraryLock) = try options.openCatalogue(locking: lock)
             defer { libraryLock.release() }
+            defer { try? catalogue.close() }
             let remover = CaptureRemover(config: config, catalogue: catalogue, logger: logger)
             let removal = try Self.requiringCapture(id) { try remover.delete(idPrefix: id) }
             if !options.quiet {

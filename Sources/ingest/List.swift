@@ -63,6 +63,7 @@ extension Ingest {
             if barcode != nil && noBarcode { throw ValidationError("--barcode and --no-barcode exclude each other.") }
             if all && limit != nil { throw ValidationError("--all and --limit exclude each other.") }
             if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more, got \(limit).") }
+            if let before { try Self.validateIdPrefix(before, option: "--before") }
         }
 
         func run() throws {

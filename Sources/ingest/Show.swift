@@ -12,8 +12,12 @@ extension Ingest {
 
         @OptionGroup var options: CommonOptions
 
-        @Argument(help: "The capture's id, or any prefix of it that only it has.")
+        @Argument(help: "The capture's id, or any prefix of it (4 characters or more) that only it has.")
         var id: String
+
+        func validate() throws {
+            try Self.validateIdPrefix(id)
+        }
 
         @Flag(help: "Print one JSON object instead of text.")
         var json = false

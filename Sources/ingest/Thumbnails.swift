@@ -31,10 +31,9 @@ extension Ingest {
 
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
-            let (config, logger, catalogue) = try options.openCatalogue(progress: progress)
-            defer { try? catalogue.close() }
-            let libraryLock = try lock.lockLibrary(config, logger: logger)
+            let (config, logger, catalogue, libraryLock) = try options.openCatalogue(progress: progress, locking: lock)
             defer { libraryLock.release() }
+            defer { try? catalogue.close() }
             let milestones = progress == nil ? ProgressMilestones(logger: logger) : nil
             let thumbnailer = Thumbnailer(config: config, catalogue: catalogue, logger: logger) { update in
                 progress?.update(update)

@@ -32,19 +32,25 @@ extension Ingest {
         @Option(help: "Check only this many photos, picked at random, and say how sure that makes the whole.")
         var sample: Int?
 
+        @Option(help: "Also report thumbnails that are not this many pixels wide (or as wide as their photo, when narrower); with --repair, make them anew at this width.")
+        var width: Int?
+
         func validate() throws {
             if quick && sample != nil { throw ValidationError("--quick and --sample exclude each other.") }
             if let sample, sample < 1 { throw ValidationError("--sample must be 1 or more, got \(sample).") }
             if repair && sample != nil { throw ValidationError("--repair needs the whole check, not --sample.") }
+            if let width, width < 1 { throw ValidationError("--width must be 1 or more, got \(width).") }
+            if quick && width != nil { throw ValidationError("--width needs the thumbnails' sizes, which --quick does not read.") }
         }
 
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
-            let (config, logger, catalogue) = try options.openCatalogue(progress: progress)
-            defer { try? catalogue.close() }
-            let libraryLock = try lock.lockLibrary(config, logger: logger)
+            let (config, logger, catalogue, libraryLock) = try options.openCatalogue(progress: progress, locking: lock)
             defer { libraryLock.release() }
-            let verifier = LibraryVerifier(config: config, catalogue: catalogue, logger: logger) { progress?.update($0) }
+            defer { try? catalogue.close() }
+            let verifier = LibraryVerifier(config: config, catalogue: catalogue, logger: logger, thumbnailWidth: width) {
+                progress?.update($0)
+            }
             var report = try verifier.verify(quick ? .quick : sample.map { .sample($0) } ?? .full)
             progress?.finish()
             if repair { report = try verifier.repair(report) }

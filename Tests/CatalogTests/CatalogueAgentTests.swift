@@ -38,7 +38,7 @@ final class CatalogueAgentTests: XCTestCase {
         let catalogue = try Catalogue(path: path, logger: testLogger)
         let applied = try catalogue.read { try Catalogue.migrator.appliedIdentifiers($0) }
         XCTAssertEqual(applied, Set(Catalogue.schemaVersions))
-        let old = try XCTUnwrap(try catalogue.capture(idPrefix: "old"))
+        let old = try XCTUnwrap(try catalogue.captures().first { $0.id == "old" })
         XCTAssertEqual(old.barcode, "4006381333931")
         XCTAssertNil(old.agentId)
         XCTAssertNil(old.contextPath)
@@ -55,7 +55,7 @@ final class CatalogueAgentTests: XCTestCase {
 
         XCTAssertEqual(try catalogue.agents(), ["chef": Agent(id: "chef", name: "Practical Chef",
                                                               firstSeen: "2026-01-01T00:00:00Z", lastSeen: "2026-03-01T00:00:00Z")])
-        let c1 = try XCTUnwrap(try catalogue.capture(idPrefix: "c1"))
+        let c1 = try XCTUnwrap(try catalogue.captures().first { $0.id == "c1" })
         XCTAssertEqual(c1.agentName, "Chef", "a capture keeps the name it was taken under")
         XCTAssertEqual(c1.agentName(latestIn: try catalogue.agents()), "Practical Chef")
     }

@@ -57,6 +57,16 @@ final class CatalogueBackupTests: XCTestCase {
         XCTAssertEqual(try reopened.counts().captures, 1)
     }
 
+    func testClose_afterReadsOnOtherThreads_stillRemovesTheWriteAheadLog() throws {
+        // Reads open read-only connections; the last of those to close cannot fold the log back,
+        // and `ingest run` left a 4 KB catalog.sqlite beside its whole -wal.
+        try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
+        let catalogue = try XCTUnwrap(self.catalogue)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in _ = try? catalogue.counts() }
+        try catalogue.close()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/catalog.sqlite-wal"), "checkpointed into the file")
+    }
+
     func testOpen_withoutCreate_refusesAMissingCatalogueAndMakesNothing() throws {
         XCTAssertThrowsError(try Catalogue(path: folder + "/none/catalog.sqlite", create: false, logger: testLogger)) { error in
             XCTAssertEqual(error as? CatalogError, .notFound(path: folder + "/none/catalog.sqlite"))

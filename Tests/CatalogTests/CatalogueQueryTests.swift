@@ -99,20 +99,27 @@ final class CatalogueQueryTests: XCTestCase {
 
     func testCaptureIdPrefix_sharedPrefix_throwsAmbiguousIdWithCount() throws {
         try commit([makeCapture(id: "3f2a-1"), makeCapture(id: "3f2a-2"), makeCapture(id: "9999")])
-        assertThrows(.ambiguousId("3f2", 2)) {
-            try catalogue.capture(idPrefix: "3f2")
+        assertThrows(.ambiguousId("3f2a", 2)) {
+            try catalogue.capture(idPrefix: "3f2a")
         }
     }
 
     func testCaptureIdPrefix_noMatch_returnsNil() throws {
         try commit([makeCapture(id: "3f2a-1")])
-        XCTAssertNil(try catalogue.capture(idPrefix: "4"))
+        XCTAssertNil(try catalogue.capture(idPrefix: "4444"))
+    }
+
+    func testCaptureIdPrefix_shorterThanFourCharacters_matchesNothing() throws {
+        // An empty prefix used to match every capture, so `ingest delete ''` deleted the only one.
+        try commit([makeCapture(id: "3f2a-1")])
+        for prefix in ["", "3", "3f2"] { XCTAssertNil(try catalogue.capture(idPrefix: prefix), "'\(prefix)'") }
+        XCTAssertEqual(try catalogue.capture(idPrefix: "3f2a")?.id, "3f2a-1")
     }
 
     func testCaptureIdPrefix_likeWildcards_matchLiterally() throws {
-        try commit([makeCapture(id: "abc"), makeCapture(id: "a_c")])
-        XCTAssertNil(try catalogue.capture(idPrefix: "%"))
-        XCTAssertEqual(try catalogue.capture(idPrefix: "a_")?.id, "a_c")
+        try commit([makeCapture(id: "abcde"), makeCapture(id: "a_cde")])
+        XCTAssertNil(try catalogue.capture(idPrefix: "%%%%"))
+        XCTAssertEqual(try catalogue.capture(idPrefix: "a_cd")?.id, "a_cde")
     }
 
     func testHitsOfPhoto_severalHits_returnsThemInInsertOrder() throws {

@@ -66,7 +66,7 @@ final class FirstUseTests: XCTestCase {
         let file = work.appendingPathComponent("pipeline.json").path
         XCTAssertEqual(outcome.stderr.split(separator: "\n"), [
             "ingest: \(file): wokers unknown key (known keys: catalog, groupGapSeconds, grouping, inbox, library, "
-                + "maxFileBytes, maxPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, "
+                + "maxFileBytes, maxPixels, minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, "
                 + "thumbnailWidth, workers)",
             "ingest: \(file): thumbnailWidth must be 16…4096, got 0",
             "ingest: \(file): grouping unknown value \"barcode\"",

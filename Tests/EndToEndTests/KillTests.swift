@@ -60,7 +60,7 @@ final class KillTests: XCTestCase {
             let final = try IngestHarness.ingest(["run", "--quiet"], in: work, timeout: 120)
             XCTAssertTrue([0, 1].contains(final.status), "\(label): \(final.stdout)\(final.stderr)")
             XCTAssertFalse(final.stdout.contains("STOPPED"), "\(label): \(final.stdout)")
-            XCTAssertEqual(try LibraryState(of: work), reference.state, label)
+            XCTAssertEqual(try LibraryState(of: work), reference.state, "\(label); the last run said: \(final.stdout)\(final.stderr)")
             try assertInvariants(work, expected: expected, originals: originals, label)
             completed += 1
             // One broken invariant floods the log at every later point; the first says enough.

@@ -111,10 +111,18 @@ final class ListShowDeleteTests: XCTestCase {
         let unknown = try work.ingest(["show", "zzzz"])
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.stderr.contains("no capture id starts with 'zzzz'"), unknown.stderr)
-        let ambiguous = try work.ingest(["show", ""])
-        XCTAssertEqual(ambiguous.status, 1)
-        XCTAssertTrue(ambiguous.stderr.contains("matches 7 captures"), ambiguous.stderr)
         XCTAssertEqual(try work.ingest(["delete", "zzzz"]).status, 1)
+        XCTAssertEqual(try work.catalogue().counts().captures, 7)
+    }
+
+    func testShowDeleteAndBefore_idShorterThanFour_isAUsageErrorAndDeletesNothing() throws {
+        // `delete ''` used to match every id (LIKE '%') and delete the only capture there was.
+        let work = try ingestedSamples()
+        for arguments in [["delete", ""], ["delete", "a"], ["show", ""], ["show", "abc"], ["list", "--before", ""]] {
+            let outcome = try work.ingest(arguments)
+            XCTAssertEqual(outcome.status, 64, "\(arguments)")
+            XCTAssertTrue(outcome.stderr.contains("must be at least 4 characters"), outcome.stderr)
+        }
         XCTAssertEqual(try work.catalogue().counts().captures, 7)
     }
 
@@ -158,5 +166,39 @@ final class ListShowDeleteTests: XCTestCase {
                 atPath: work.quarantine.appendingPathComponent("unreferenced/\(orphan)").path), "\(orphan) set aside")
         }
         XCTAssertEqual(try work.ingest(["verify"]).status, 0)
+    }
+}
+
+/// The commands that change the library take its lock before they open the catalogue, as `run` does.
+final class LockOrderTests: XCTestCase {
+    func testVerifyThumbnailsDelete_whileAnotherHoldsTheLibrary_exit75BeforeTouchingTheCatalogue() throws {
+        // They used to open the catalogue first, which migrates it: a write under another's lock.
+        let work = try SampleLibrary(for: self)
+        try work.run()
+        let id = try XCTUnwrap(try work.catalogue().captures().first?.id)
+        // The catalogue as the release before v4-agent-names left it: opening it migrates it.
+        let migrations = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            if len(sys.argv) > 2:
+                db.executescript("DROP TABLE agent_name; DELETE FROM grdb_migrations WHERE identifier = 'v4-agent-names';")
+                db.commit()
+            print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid")))
+            """
+        try migrations.write(to: work.folder.appendingPathComponent("migrations.py"), atomically: true, encoding: .utf8)
+        let catalogue = work.library.appendingPathComponent("catalog.sqlite").path
+        let before = try IngestHarness.shell("python3 migrations.py '\(catalogue)' downgrade", in: work.folder)
+        XCTAssertEqual(before, "v1,v2-agents,v3-scale\n")
+        for arguments in [["verify"], ["thumbnails", "--missing"], ["delete", id]] {
+            let command = ([IngestHarness.binary.path] + arguments + ["--config", "pipeline.json"]).map { "'\($0)'" }
+                .joined(separator: ", ")
+            let status = try IngestHarness.shell("""
+                python3 -c "import fcntl, subprocess; lock = open('library/.lock', 'a'); fcntl.flock(lock, fcntl.LOCK_EX); \
+                print(subprocess.run([\(command)], stderr=subprocess.DEVNULL).returncode)"
+                """, in: work.folder)
+            XCTAssertEqual(status, "75\n", "\(arguments)")
+            XCTAssertEqual(try IngestHarness.shell("python3 migrations.py '\(catalogue)'", in: work.folder),
+                           before, "\(arguments) migrated the catalogue under another's lock")
+        }
     }
 }

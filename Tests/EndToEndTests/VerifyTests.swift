@@ -11,6 +11,25 @@ final class VerifyTests: XCTestCase {
         let verify = try work.ingest(["verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout)
         XCTAssertEqual(verify.stdout, "photos 17, files 34, problems 0, repaired 0, left 0\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.library.appendingPathComponent("catalog.sqlite-wal").path),
+                       "run and verify closed the catalogue: its file alone is complete")
+    }
+
+    func testVerify_width_reportsThumbnailsOfAnotherWidthOnlyWhenAsked_andRepairRemakesThem() throws {
+        let work = try SampleLibrary(for: self)
+        try work.run()
+        let photos = try work.catalogue().allPhotos()
+        XCTAssertEqual(Set(photos.map(\.thumbWidth)), [400], "the samples are all wider than 400 px")
+        XCTAssertEqual(try work.ingest(["verify"]).status, 0, "without --width any recorded width is fine")
+        let asked = try work.ingest(["verify", "--width", "300"])
+        XCTAssertEqual(asked.status, 1)
+        XCTAssertTrue(asked.stdout.hasPrefix("photos 17, files 34, problems 17, repaired 0, left 17\n"), asked.stdout)
+        XCTAssertTrue(asked.stdout.contains("wrong thumbnail  \(photos[0].thumbPath): 400 px wide, 300 asked for by --width"),
+                      asked.stdout)
+        XCTAssertEqual(try work.ingest(["verify", "--width", "300", "--repair"]).status, 0)
+        XCTAssertEqual(Set(try work.catalogue().allPhotos().map(\.thumbWidth)), [300])
+        XCTAssertEqual(try work.ingest(["verify", "--width", "300"]).status, 0)
+        XCTAssertEqual(try work.ingest(["verify", "--width", "300", "--quick"]).status, 64)
     }
 
     func testVerify_damagedLibrary_reportsEachProblemAndRepairFixesWhatItCan() throws {

@@ -72,35 +72,46 @@ final class GreyImageTests: XCTestCase {
 
     // MARK: shrinking
 
-    func testShrunk_flatImage_staysFlat() {
+    func testShrunk_flatImage_staysFlat() throws {
         for value in [0, 1, 127, 254, 255] as [UInt8] {
-            let shrunk = image(1008, 756) { _, _ in value }.shrunk(toLongEdge: 400)
+            let shrunk = try image(1008, 756) { _, _ in value }.shrunk(toLongEdge: 400)
             XCTAssertEqual([shrunk.width, shrunk.height], [400, 300])
             XCTAssertEqual(Set(shrunk.pixels), [value])
         }
     }
 
-    func testShrunk_byAThirdOfAPixel_weighsPartlyCoveredPixels() {
+    func testShrunk_byAThirdOfAPixel_weighsPartlyCoveredPixels() throws {
         // 7×5 → 3×2: each output pixel covers 7/3 columns and 5/2 rows (checked by hand).
         let source = image(7, 5) { x, y in UInt8(x * 7 + y * 49) }
-        let result = source.pixels.withUnsafeBytes {
-            PixelData(width: 7, height: 5, bands: 1, bytes: $0).shrunk(toWidth: 3, height: 2)
+        let result = try source.pixels.withUnsafeBytes { bytes throws(ImageError) in
+            try PixelData(width: 7, height: 5, bands: 1, bytes: bytes).shrunk(toWidth: 3, height: 2)
         }
         XCTAssertEqual(result, [44, 60, 76, 162, 178, 194])
     }
 
-    func testShrunk_rgb_keepsTheBandsApart() {
+    func testShrunk_rgb_keepsTheBandsApart() throws {
         // Red 200, green 100, blue 50 everywhere.
         let rgb = [UInt8](repeating: 0, count: 64 * 48 * 3).enumerated().map { [200, 100, 50][$0.offset % 3] as UInt8 }
-        let shrunk = rgb.withUnsafeBytes { PixelData(width: 64, height: 48, bands: 3, bytes: $0).shrunk(toWidth: 25, height: 19) }
+        let shrunk = try rgb.withUnsafeBytes { bytes throws(ImageError) in
+            try PixelData(width: 64, height: 48, bands: 3, bytes: bytes).shrunk(toWidth: 25, height: 19)
+        }
         XCTAssertEqual(shrunk.count, 25 * 19 * 3)
         XCTAssertEqual(Array(shrunk.prefix(6)), [200, 100, 50, 200, 100, 50])
         XCTAssertEqual(Array(shrunk.suffix(3)), [200, 100, 50])
     }
 
-    func testShrunk_smallerThanTheEdge_isUnchanged() {
+    func testShrunk_smallerThanTheEdge_isUnchanged() throws {
         let source = image(30, 20) { x, _ in UInt8(x) }
-        XCTAssertEqual(source.shrunk(toLongEdge: 1024).pixels, source.pixels)
+        XCTAssertEqual(try source.shrunk(toLongEdge: 1024).pixels, source.pixels)
+    }
+
+    func testShrunk_extremeAspectRatio_doesNotOverflowTheStack() throws {
+        // A 1×3,000,000 strip shrunk to one pixel averages 3,000,001 rows: their weights used to be a
+        // variable-length array on the stack (12 MB), which killed the process.
+        let strip = GreyImage(width: 1, height: 3_000_000, pixels: [UInt8](repeating: 90, count: 3_000_000))
+        let shrunk = try strip.shrunk(toLongEdge: 1)
+        XCTAssertEqual([shrunk.width, shrunk.height], [1, 1])
+        XCTAssertEqual(shrunk.pixels, [90])
     }
 
     func testGreyBand_ofRGB_isGreen() {

@@ -87,6 +87,18 @@ final class CommitPlannerTests: XCTestCase {
         XCTAssertNil(try CommitPlanner.reasonToWait([.rejected(file("c.jpg"), .empty)]), "a bad file does not hold the set")
     }
 
+    func testReasonToWait_ourOwnFailure_keepsTheSetInTheInboxInsteadOfQuarantiningThePhoto() throws {
+        // An outcome never stored, or an error the analyser did not expect, is a bug of ours: the
+        // photo used to be quarantined as if it were bad.
+        let files = [file("a.jpg"), file("b.jpg")]
+        let outcomes = SetOutcomes(files: files)
+        outcomes.store(.analysed(photo("a.jpg", hash: "h1")), at: 0)
+        XCTAssertEqual(try CommitPlanner.reasonToWait(outcomes.all),
+                       "shelf/b.jpg: internal error: the analysis ended without a result")
+        let unexpected: [PhotoOutcome] = [.rejected(file("c.jpg"), .internalFailure("index out of range"))]
+        XCTAssertEqual(try CommitPlanner.reasonToWait(unexpected), "shelf/c.jpg: internal error: index out of range")
+    }
+
     // MARK: Plan
 
     func testPlan_twoProducts_givesTwoCapturesWithTheirRowsAndPlaces() throws {

@@ -32,7 +32,7 @@ final class CommitProtocolTests: XCTestCase {
         try crash(bench, plan, journal)
 
         try bench.committer().recover()
-        XCTAssertEqual(CommitJournal.pending(in: bench.layout.journal), [], "recovery leaves no journal", line: line)
+        XCTAssertEqual(try CommitJournal.pending(in: bench.layout.journal), [], "recovery leaves no journal", line: line)
         XCTAssertEqual(try bench.verify(), [], "verify after recovery", line: line)
         if FileManager.default.fileExists(atPath: bench.setFolder) { try bench.commit() }
         XCTAssertEqual(bench.state, expected, line: line)
@@ -125,6 +125,31 @@ final class CommitProtocolTests: XCTestCase {
         XCTAssertEqual(bench.state, before.filter { $0 != "library/.journal/torn.json" })
     }
 
+    func testRecover_journalThatCannotBeRead_stopsWithItsPathAndKeepsIt() throws {
+        // A read failure is not damage: the journal may be sound. It used to be removed like a torn one.
+        let bench = try CommitBench(for: self)
+        let journal = bench.path("library/.journal/unreadable.json")
+        try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
+        let before = bench.state
+        XCTAssertThrowsError(try bench.committer().recover()) { error in
+            XCTAssertEqual(error as? FileOperationError,
+                           FileOperationError(operation: "read the commit journal", path: journal, code: EISDIR))
+        }
+        XCTAssertEqual(bench.state, before, "nothing removed, nothing touched")
+    }
+
+    func testRecover_journalFolderThatCannotBeListed_stopsInsteadOfSkippingIt() throws {
+        // It used to be taken for an empty folder, and its commits neither finished nor undone.
+        let bench = try CommitBench(for: self)
+        try FileManager.default.createDirectory(atPath: bench.path("library"), withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: bench.layout.journal))
+        XCTAssertThrowsError(try bench.committer().recover()) { error in
+            XCTAssertEqual(error as? FileOperationError,
+                           FileOperationError(operation: "list the commit journals in", path: bench.layout.journal, code: ENOTDIR))
+        }
+        XCTAssertEqual(try CommitJournal.pending(in: bench.path("library/no-such-folder")), [], "no folder: no journal")
+    }
+
     func testRecover_uncommittedJournalWhoseInboxOriginalVanished_putsTheOriginalBack() throws {
         let bench = try CommitBench(for: self)
         let (set, results) = try bench.analyse()
@@ -153,6 +178,37 @@ final class CommitProtocolTests: XCTestCase {
     }
 
     // MARK: Files that change under us
+
+    func testCommit_setFolderSwappedForALinkAfterAnalysis_touchesNothingOutsideTheInbox() throws {
+        // Files were linked and removed by path: `O_NOFOLLOW` guards only the last component, so the
+        // commit used to catalogue the files the link led to and remove them from there.
+        let bench = try CommitBench(for: self)
+        let (set, results) = try bench.analyse()
+        let outside = bench.path("outside")
+        try FileManager.default.moveItem(atPath: bench.setFolder, toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: bench.setFolder, withDestinationPath: outside)
+        let before = try FileManager.default.contentsOfDirectory(atPath: outside).sorted()
+
+        let report = try bench.commit(set, results)
+        XCTAssertEqual(report.photos, 0)
+        XCTAssertEqual(report.failed.count, 5, "the set stays where it is, to be looked at again")
+        XCTAssertEqual(try bench.catalogue.counts().photos, 0, "nothing from outside the inbox is catalogued")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside).sorted(), before, "nothing outside is removed")
+        XCTAssertEqual(bench.state.filter { $0.hasPrefix("library/originals/") && !$0.hasSuffix("/") }, [], "nothing is placed")
+    }
+
+    func testAnalyse_setFolderSwappedForALinkAfterListing_isRefusedAsALink() throws {
+        let bench = try CommitBench(for: self)
+        let set = try PhotoSet(name: "shelf", folder: bench.setFolder)
+        let outside = bench.path("outside")
+        try FileManager.default.moveItem(atPath: bench.setFolder, toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: bench.setFolder, withDestinationPath: outside)
+        let analyzer = try PhotoAnalyzer(config: bench.config, stagingFolder: bench.layout.staging)
+        for file in set.files {
+            guard case .rejected(_, let error) = analyzer.analyse(file) else { return XCTFail("\(file.relativePath) was read") }
+            XCTAssertEqual(error, .symbolicLink, file.relativePath)
+        }
+    }
 
     /// Analyses the set, lets `change` alter IMG_0002.jpg, commits: nothing may move. Then the retry
     /// (a new analysis) commits the set.

@@ -100,7 +100,7 @@ final class FuzzTests: XCTestCase {
                 }
             case .rejected(_, let error):
                 switch error {
-                case .empty, .image(.notAnImage), .image(.tooManyPixels), .image(.undecodable): tally.note("rejected")
+                case .empty, .image(.notAnImage), .image(.tooManyPixels), .image(.tooFewPixels), .image(.undecodable): tally.note("rejected")
                 default: tally.note("unexpected: rejected as \(error.reason)")
                 }
             case .catalogued:

@@ -61,7 +61,7 @@ final class PhotoAnalyzerTests: XCTestCase {
         switch try outcome(name, configure: configure) {
         case .analysed(let photo): return .success(photo)
         case .rejected(_, let error): return .failure(error)
-        case .catalogued: throw PhotoError.library("reported as catalogued without a catalogue")
+        case .catalogued: throw PhotoError.internalFailure("reported as catalogued without a catalogue")
         }
     }
 
@@ -158,7 +158,7 @@ final class PhotoAnalyzerTests: XCTestCase {
         XCTAssertEqual(photo.time.iso8601, "2023-11-14T22:13:20.250Z")
         XCTAssertEqual(photo.format, .png)
         XCTAssertEqual([photo.width, photo.height, photo.orientation], [320, 240, 1])
-        XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [400, 300], "thumbnails are 400 wide, also upscaled")
+        XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [320, 240], "narrower than 400: never enlarged")
         XCTAssertEqual(photo.barcodes, [])
         XCTAssertNil(photo.make)
         XCTAssertEqual(photo.sha256, Self.hashes["front.png"])

@@ -81,7 +81,7 @@ final class PipelineConfigTests: XCTestCase {
         XCTAssertThrowsError(try parse(#"{"workers": -1, "inbox": "", "zzz": 1, "readyMarker": "ready", "maxPixels": "x"}"#)) { error in
             XCTAssertEqual((error as? ConfigError)?.messages, [
                 "zzz unknown key (known keys: catalog, groupGapSeconds, grouping, inbox, library, maxFileBytes, maxPixels, "
-                    + "originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, workers)",
+                    + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, workers)",
                 "inbox must be a non-empty string",
                 "workers must be 0…256, got -1",
                 "maxPixels must be a number",

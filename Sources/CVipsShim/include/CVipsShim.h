@@ -59,13 +59,14 @@ int ingest_eight_bit(VipsImage *in, VipsImage **out);
 int ingest_image_from_pixels(const void *data, int width, int height, int bands, int orientation,
                              VipsImage **out);
 
-/* A thumbnail `width` pixels wide, upright per the image's EXIF orientation. */
+/* A thumbnail `width` pixels wide (or the image's own width if narrower: never enlarged), upright
+ * per the image's EXIF orientation. */
 int ingest_thumbnail(VipsImage *in, int width, VipsImage **out);
 
 /* Baseline JPEG in memory without metadata; free *data with g_free. */
 int ingest_jpeg_save(VipsImage *in, int quality, void **data, size_t *length);
 
-/* A thumbnail `width` pixels wide straight from encoded bytes, upright per the EXIF orientation:
+/* A thumbnail `width` pixels wide (never enlarged) straight from encoded bytes, upright per the EXIF orientation:
  * libvips shrinks while loading (JPEG) and fails on any decode error. Lazy: the bytes must
  * outlive the image until it is saved. */
 int ingest_thumbnail_buffer(const void *data, size_t length, int width, VipsImage **out);

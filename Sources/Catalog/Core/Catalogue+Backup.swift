@@ -6,6 +6,10 @@ extension Catalogue {
     /// the write-ahead log into the database file and remove it, so that the file alone holds the
     /// whole catalogue (a copy of `catalog.sqlite` alone is complete). Every command closes on exit.
     public func close() throws {
+        // SQLite folds the write-ahead log back into the file, and removes it, when the last
+        // connection closes, but only if that one may write: a reader (opened read-only) cannot take
+        // the lock, and closing last it left `-wal` beside a stale file. The readers close first.
+        (writer as? DatabasePool)?.releaseMemory()
         try writer.close()
     }
 

@@ -53,20 +53,25 @@ extension Catalogue {
     /// As `count(matching:before:)`, but stops counting at `limit`: the time it takes is bounded
     /// whatever the catalogue's size.
     public func count(matching filter: CaptureFilter = .init(), before: CaptureCursor? = nil, upTo limit: Int) throws -> Int {
-        try read { db in try filter.request(db, before: before).limit(limit).fetchCount(db) }
+        // Only the id: the filter's index holds it, so no row of the table is read.
+        try read { db in try filter.request(db, before: before).select(Capture.QueryColumns.id).limit(limit).fetchCount(db) }
     }
 
-    /// The one capture whose id starts with `idPrefix` (case-insensitive), or nil when none does.
+    /// The shortest id prefix `capture(idPrefix:)` looks up: shorter ones name too many captures to
+    /// be meant (an empty one, all of them).
+    public static let minimumIdPrefixLength = 4
+
+    /// The one capture whose id starts with `idPrefix` (case-insensitive), or nil when none does or
+    /// the prefix is shorter than `minimumIdPrefixLength`.
     ///
-    /// Throws `CatalogError.ambiguousId` when several captures start with the prefix.
+    /// Throws `CatalogError.ambiguousId` when several captures start with the prefix. Ids are
+    /// lowercase, so the prefix is looked up lowercased, as a range of the primary key's index.
     public func capture(idPrefix: String) throws -> Capture? {
-        let escaped = idPrefix
-            .replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        guard idPrefix.count >= Self.minimumIdPrefixLength else { return nil }
+        let prefix = idPrefix.lowercased()
         let matches = try read { db in
-            try Capture.fetchAll(db, sql: "SELECT * FROM capture WHERE id LIKE ? ESCAPE '\\' ORDER BY id",
-                                 arguments: [escaped + "%"])
+            try Capture.fetchAll(db, sql: "SELECT * FROM capture WHERE id >= ? AND id < ? ORDER BY id",
+                                 arguments: [prefix, prefix + "\u{10FFFF}"])
         }
         guard matches.count <= 1 else {
             throw CatalogError.ambiguousId(idPrefix, matches.count)

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Imaging
+import Logging
 
 /// Analyses one photo: reads it once, decodes it once, and derives thumbnail, barcodes, time and quality.
 ///
@@ -10,15 +11,18 @@ public final class PhotoAnalyzer: Sendable {
     private let stagingFolder: String
     private let decoder: PhotoDecoder
     private let reader: BarcodeReader
+    private let logger: Logger
 
     /// - Parameters:
     ///   - stagingFolder: where thumbnails are written until their set is committed; must exist.
+    ///   - logger: told what went wrong without costing the photo (a full-resolution barcode pass).
     /// - Throws: `ImageError` when the image libraries cannot start.
-    public init(config: PipelineConfig, stagingFolder: String) throws {
+    public init(config: PipelineConfig, stagingFolder: String, logger: Logger = Logger(label: "ingest")) throws {
         try ImageLibraries.start()
         self.config = config
+        self.logger = logger
         self.stagingFolder = stagingFolder
-        decoder = PhotoDecoder(maxPixels: config.maxPixels, thumbnailWidth: config.thumbnailWidth)
+        decoder = PhotoDecoder(maxPixels: config.maxPixels, minSide: config.minPixels, thumbnailWidth: config.thumbnailWidth)
         reader = BarcodeReader(symbologies: config.symbologies)
     }
 
@@ -32,17 +36,21 @@ public final class PhotoAnalyzer: Sendable {
         } catch let error as ImageError {
             return .rejected(file, .image(error))
         } catch {
-            return .rejected(file, .library(String(describing: error)))
+            // Every error the steps above are meant to throw is caught above: this one is ours.
+            return .rejected(file, .internalFailure(String(describing: error)))
         }
     }
 
     private func analyseOrThrow(_ file: InboxFile, catalogued: (String) -> Photo?) throws -> PhotoOutcome {
-        let snapshot = try FileSnapshot.read(file.absolutePath, maxBytes: config.maxFileBytes)
+        let snapshot = try Self.read(file, below: config.inbox, maxBytes: config.maxFileBytes)
         let sha256 = snapshot.sha256
         if let existing = catalogued(sha256) { return .catalogued(file, existing: existing) }
         let decoded = try decoder.decode(snapshot.bytes)
         let barcodes = Self.deduplicated(try reader.read(overview: decoded.overview, shrink: decoded.shrink) { box in
             try JPEGRegion.grey(snapshot.bytes, box: box)
+        } onPassFailed: { [logger] error in
+            logger.warning("full-resolution barcode pass failed; the photo keeps what its overview gave",
+                           metadata: ["file": "\(file.setName)/\(file.relativePath)", "error": "\(error)"])
         })
         let header = decoded.header
         let exif = header.exif
@@ -54,9 +62,19 @@ public final class PhotoAnalyzer: Sendable {
             file: file, sha256: sha256, byteSize: snapshot.size, format: header.format,
             width: upright.width, height: upright.height, orientation: header.orientation,
             make: exif?.make, model: exif?.model, time: time, barcodes: barcodes,
-            quality: PhotoQuality(measuring: decoded.overview.shrunk(toLongEdge: PhotoQuality.measureEdge),
+            quality: PhotoQuality(measuring: try decoded.overview.shrunk(toLongEdge: PhotoQuality.measureEdge),
                                   barcodes: barcodes),
             thumbnail: try stage(decoded.thumbnail), source: snapshot.identity))
+    }
+
+    /// Reads `file` through real folders below `inbox` only (`ContainedPath`): a set folder swapped
+    /// for a link after it was listed is refused like a link, never followed.
+    private static func read(_ file: InboxFile, below inbox: String, maxBytes: Int64) throws -> FileSnapshot {
+        do {
+            return try ContainedPath.withPath(file.absolutePath, below: inbox) { try FileSnapshot.read($0, maxBytes: maxBytes) }
+        } catch let error as Errno {
+            throw [ELOOP, ENOTDIR].contains(error.code) ? PhotoError.symbolicLink : PhotoError.unreadable(error.description)
+        }
     }
 
     /// Writes the thumbnail to the staging folder until its set is committed.

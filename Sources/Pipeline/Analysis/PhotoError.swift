@@ -11,7 +11,8 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not a sound image of an accepted format within the pixel limit.
     case image(ImageError)
     case changedWhileReading
-    case library(String)
+    /// Our own code failed (an unexpected error, an outcome never stored): not the file's fault.
+    case internalFailure(String)
     /// Its thumbnail could not be written to the library's staging folder: our storage failed, not the file.
     case notStaged(FileOperationError)
 
@@ -24,16 +25,16 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let bytes, let limit): "file too large: \(bytes) bytes, the limit is \(limit)"
         case .image(let error): error.description
         case .changedWhileReading: "the file changed while it was read"
-        case .library(let why): why
+        case .internalFailure(let why): "internal error: \(why)"
         case .notStaged(let error): "its thumbnail could not be staged: \(error)"
         }
     }
 
-    /// Not the file's fault — it changed while it was read, or our own storage failed — so it is never
-    /// quarantined: its whole set stays in the inbox for the next run.
+    /// Not the file's fault — it changed while it was read, our own storage or our own code failed —
+    /// so it is never quarantined: its whole set stays in the inbox for the next run, counted as failed.
     public var isTransient: Bool {
         switch self {
-        case .changedWhileReading, .notStaged: true
+        case .changedWhileReading, .notStaged, .internalFailure: true
         default: false
         }
     }

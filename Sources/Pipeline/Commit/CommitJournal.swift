@@ -51,20 +51,33 @@ struct CommitJournal: Codable, Sendable {
         try FileOperations.makeDirectories(folder)
         let path = (folder as NSString).appendingPathComponent(UUID().uuidString.lowercased() + ".json")
         try FileOperations.write(Array(try JSONEncoder().encode(self)), to: path)
-        FileOperations.syncDirectory(folder)
+        try FileOperations.syncDirectory(folder)
         return path
     }
 
-    /// Journals left in `folder`, oldest name first.
-    static func pending(in folder: String) -> [String] {
-        let entries = (try? Directory.entries(of: folder)) ?? []
+    /// Journals left in `folder`, oldest name first; none when there is no such folder. Throws when
+    /// the folder cannot be listed: a journal passed over is a commit neither finished nor undone.
+    static func pending(in folder: String) throws(FileOperationError) -> [String] {
+        let entries: [DirectoryEntry]
+        do {
+            entries = try Directory.entries(of: folder)
+        } catch {
+            if error.code == ENOENT { return [] }
+            throw FileOperationError(operation: "list the commit journals in", path: folder, code: error.code)
+        }
         return entries.filter { !$0.isHidden && $0.name.hasSuffix(".json") }
             .map { (folder as NSString).appendingPathComponent($0.name) }
     }
 
-    /// The journal at `path`; nil when it cannot be read or decoded.
-    static func read(_ path: String) -> CommitJournal? {
-        guard let bytes = try? FileDescriptor.contents(of: path, flags: O_NOFOLLOW) else { return nil }
+    /// The journal at `path`, or nil when its bytes are not a journal (damaged after it was written).
+    /// Throws when the file cannot be read: it may be sound, and must never be taken for damaged.
+    static func read(_ path: String) throws(FileOperationError) -> CommitJournal? {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptor.contents(of: path, flags: O_NOFOLLOW)
+        } catch {
+            throw FileOperationError(operation: "read the commit journal", path: path, code: error.code)
+        }
         return try? JSONDecoder().decode(CommitJournal.self, from: Data(bytes))
     }
 

@@ -9,8 +9,8 @@ extension SetCommitter {
     /// the temporary files a killed process left beside the files a journal names, and empties staging.
     func recover() throws {
         try FileOperations.removeTemporaries(inFolders: [layout.journal])
-        for path in CommitJournal.pending(in: layout.journal) {
-            guard let journal = CommitJournal.read(path) else {
+        for path in try CommitJournal.pending(in: layout.journal) {
+            guard let journal = try CommitJournal.read(path) else {
                 // `FileOperations.write` names a journal only once all its bytes are flushed, and nothing
                 // is placed before it has a name: an unreadable one was damaged afterwards. Its set is in
                 // the inbox or catalogued (then its inbox copies are seen as duplicates); placed files
@@ -47,15 +47,16 @@ extension SetCommitter {
         var leftInInbox: [(aside: CommitJournal.Aside, error: FileOperationError)] = []
         for aside in journal.asides ?? [] {
             do {
-                try FileOperations.setAside(aside.source, at: aside.destination, note: aside.note)
+                try inInbox(aside.source) { try FileOperations.setAside($0, at: aside.destination, note: aside.note) }
                 logger.info("file set aside", metadata: ["file": "\(aside.source)", "to": "\(aside.destination)"])
             } catch let error as FileOperationError where !error.isOutOfSpace {
                 leftInInbox.append((aside, error))
             }
         }
-        Set((journal.asides ?? []).map { ($0.destination as NSString).deletingLastPathComponent })
-            .forEach(FileOperations.syncDirectory)
-        removeEmptiedFolders(journal)
+        for folder in Set((journal.asides ?? []).map { ($0.destination as NSString).deletingLastPathComponent }) {
+            try FileOperations.syncDirectory(folder)
+        }
+        try removeEmptiedFolders(journal)
         try FileOperations.remove(path)
         return leftInInbox
     }
@@ -85,12 +86,15 @@ extension SetCommitter {
     /// Removes an inbox file whose library copy is in place, unless it is no longer the file placed
     /// (replaced since): then it stays in the inbox, to be ingested anew.
     private func removeSource(_ source: String, placedAt placed: String) throws {
-        guard let inInbox = FileIdentity.of(source) else { return }
-        guard let inLibrary = FileIdentity.of(placed), inInbox.hasSameContent(as: inLibrary) else {
-            logger.warning("inbox file differs from its catalogued copy; left in the inbox", metadata: ["file": "\(source)"])
-            return
+        guard FileOperations.exists(source) else { return }
+        try inInbox(source) { pinned in
+            guard let inInbox = FileIdentity.of(pinned) else { return }
+            guard let inLibrary = FileIdentity.of(placed), inInbox.hasSameContent(as: inLibrary) else {
+                logger.warning("inbox file differs from its catalogued copy; left in the inbox", metadata: ["file": "\(source)"])
+                return
+            }
+            try FileOperations.remove(pinned)
         }
-        try FileOperations.remove(source)
     }
 
     /// Removes a placed copy of an inbox file. Should the inbox have lost its name meanwhile (not by
@@ -99,7 +103,7 @@ extension SetCommitter {
         guard FileOperations.exists(placed) else { return }
         if !FileOperations.exists(source) {
             try FileOperations.makeDirectories((source as NSString).deletingLastPathComponent)
-            try FileOperations.link(placed, to: source)
+            try inInbox(source) { try FileOperations.link(placed, to: $0) }
         }
         try FileOperations.remove(placed)
     }
@@ -108,7 +112,7 @@ extension SetCommitter {
     /// removals (as `finish` flushes the quarantine's new names) before the journal goes: after a
     /// power cut an original must not reappear in the inbox once its journal is gone, or it would be
     /// taken for a duplicate.
-    private func removeEmptiedFolders(_ journal: CommitJournal) {
+    private func removeEmptiedFolders(_ journal: CommitJournal) throws {
         let setFolder = journal.setFolder ?? (config.inbox as NSString).appendingPathComponent(journal.setName)
         let inbox = (setFolder as NSString).deletingLastPathComponent
         var changed = Set<String>()
@@ -119,7 +123,7 @@ extension SetCommitter {
                 current = (current as NSString).deletingLastPathComponent
             }
         }
-        for folder in changed.union([inbox]) where FileOperations.exists(folder) { FileOperations.syncDirectory(folder) }
+        for folder in changed.union([inbox]) where FileOperations.exists(folder) { try FileOperations.syncDirectory(folder) }
     }
 
     /// The folders that hold the journal's destinations, where a killed copy or write left its temporary file.

@@ -128,17 +128,17 @@ final class SetCommitter: Sendable {
             try makeFolder(of: original)
             try makeFolder(of: thumb)
             switch journal.originals ?? config.originals {
-            case .move: try FileOperations.link(entry.source, to: original)
-            case .copy: try FileOperations.copy(entry.source, to: original)
+            case .move: try inInbox(entry.source) { try FileOperations.link($0, to: original) }
+            case .copy: try inInbox(entry.source) { try FileOperations.copy($0, to: original) }
             }
             try FileOperations.move(entry.staged, to: thumb)
         }
         if let context = journal.context {
             let placed = layout.absolute(context.placed)
             try makeFolder(of: placed)
-            try FileOperations.link(context.source, to: placed)
+            try inInbox(context.source) { try FileOperations.link($0, to: placed) }
         }
-        folders.forEach(FileOperations.syncDirectory)
+        for folder in folders { try FileOperations.syncDirectory(folder) }
         // Again once all is placed: a hard link shares the inode, so a write since the first check
         // shows here; a copy holds the analysed bytes only if its source did not change meanwhile.
         for entry in journal.entries {
@@ -151,9 +151,28 @@ final class SetCommitter: Sendable {
     /// size and modification time the original had when it was analysed (and its inode, for the source).
     private func expectUnchanged(_ entry: CommitJournal.Entry, at path: String? = nil) throws {
         guard let recorded = entry.identity else { return }
-        let now = FileIdentity.of(path ?? entry.source)
+        let now = try path.map(FileIdentity.of) ?? inInbox(entry.source, FileIdentity.of)
         let same = path == nil ? now == recorded : now?.hasSameContent(as: recorded) == true
         if !same { throw ChangedFileError(path: entry.source) }
+    }
+
+    /// Runs `body` with a path to the inbox file `path` that cannot leave the inbox on the way
+    /// (`ContainedPath`): a set folder swapped for a link after it was listed cannot make the commit
+    /// read, link or remove a file elsewhere. Errors name `path`, not the path `body` was given.
+    func inInbox<R>(_ path: String, _ body: (String) throws -> R) throws -> R {
+        do {
+            return try ContainedPath.withPath(path, below: config.inbox) { pinned in
+                do {
+                    return try body(pinned)
+                } catch var error as FileOperationError {
+                    error.operation = error.operation.replacingOccurrences(of: pinned, with: path)
+                    error.path = error.path.replacingOccurrences(of: pinned, with: path)
+                    throw error
+                }
+            }
+        } catch let error as Errno {
+            throw FileOperationError(operation: "reach, through real folders of the inbox,", path: path, code: error.code)
+        }
     }
 
     /// Whether `error` means our storage is full or failing: no later set would fare better.

@@ -26,6 +26,9 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Photos analysed at once; 0 in the file means the active processor count.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
     public var maxPixels = 100_000_000
+    /// The shortest side a photo may have, in pixels: smaller images are icons or tracking pixels,
+    /// not product photos.
+    public var minPixels = 64
     public var maxFileBytes: Int64 = 512 * 1024 * 1024
     public var symbologies = Set(Symbology.allCases)
     /// `ingest watch`: seconds a set must stay unchanged before it is ingested.
@@ -87,6 +90,7 @@ public struct PipelineConfig: Sendable, Equatable {
             workers = value == 0 ? ProcessInfo.processInfo.activeProcessorCount : value
         }
         if let value = reader.integer("maxPixels", in: 1...1_000_000_000) { maxPixels = value }
+        if let value = reader.integer("minPixels", in: 1...10_000) { minPixels = value }
         if let value = reader.integer("maxFileBytes", in: 1...(8 << 30)) { maxFileBytes = Int64(value) }
         if let names = reader.strings("symbologies") {
             let valid = Symbology.allCases.map(\.rawValue).joined(separator: ", ")
@@ -107,7 +111,7 @@ public struct PipelineConfig: Sendable, Equatable {
     }
 
     static let known: Set<String> = ["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",
-                                     "grouping", "originals", "workers", "maxPixels", "maxFileBytes", "symbologies",
+                                     "grouping", "originals", "workers", "maxPixels", "minPixels", "maxFileBytes", "symbologies",
                                      "settleSeconds", "rescanSeconds", "readyMarker"]
 
     /// `path` made absolute against `folder` (unless it already is), `~` expanded.

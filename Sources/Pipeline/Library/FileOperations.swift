@@ -100,7 +100,12 @@ enum FileOperations {
             try attempt("write", destination) { () throws(Errno) in try output.write(all: buffer, count: count) }
             if count < buffer.count { break }
         }
-        if let info = try? input.status() { try? output.setTimes(accessed: info.st_atim, modified: info.st_mtim) }
+        // The copy keeps the original's time, which the change check and verify compare: a copy
+        // without it would fail that check on every retry.
+        let info = try attempt("read the times of", source) { () throws(Errno) in try input.status() }
+        try attempt("set the times of", destination) { () throws(Errno) in
+            try output.setTimes(accessed: info.st_atim, modified: info.st_mtim)
+        }
         try attempt("flush", destination) { () throws(Errno) in try output.sync() }
     }
 
@@ -144,7 +149,7 @@ enum FileOperations {
     /// file or the new one, never a mix; at worst a temporary file (`temporaryPath(for:)`) stays behind.
     static func replace(_ path: String, with bytes: [UInt8]) throws {
         try write(bytes, to: path, replacing: true)
-        syncDirectory((path as NSString).deletingLastPathComponent)
+        try syncDirectory((path as NSString).deletingLastPathComponent)
     }
 
     /// Where `copy` and `write` build a file before it gets its name: beside it (the same file system),
@@ -186,10 +191,20 @@ enum FileOperations {
         }
     }
 
-    /// Flushes a folder's entries (new names, removed names) to disk.
-    static func syncDirectory(_ path: String) {
-        guard let folder = try? FileDescriptor.open(path, O_RDONLY | O_DIRECTORY) else { return }
-        folder.closeAfter { _ = try? folder.sync() }
+    /// Flushes a folder's entries (new names, removed names) to disk. Throws when it cannot: a name
+    /// not on the disk may be gone after a power cut, and the commit protocol counts on it. A folder
+    /// that does not exist has nothing to flush.
+    static func syncDirectory(_ path: String) throws(FileOperationError) {
+        let folder: FileDescriptor
+        do {
+            folder = try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY)
+        } catch {
+            if error.code == ENOENT { return }
+            throw FileOperationError(operation: "open the folder", path: path, code: error.code)
+        }
+        try folder.closeAfter { () throws(FileOperationError) in
+            try attempt("flush the folder", path) { () throws(Errno) in try folder.sync() }
+        }
     }
 
     /// Removes `folder` and its empty sub-folders, bottom-up, but never `stop` itself or anything

@@ -25,6 +25,9 @@ extension LibraryVerifier {
             if size != (photo.thumbWidth, photo.thumbHeight) {
                 problems.append(LibraryProblem(kind: .wrongThumbnail, path: photo.thumbPath, detail:
                     "\(size.width)×\(size.height) on disk, \(photo.thumbWidth)×\(photo.thumbHeight) catalogued"))
+            } else if let wanted = thumbnailWidth.map({ min($0, photo.width) }), photo.thumbWidth != wanted {
+                problems.append(LibraryProblem(kind: .wrongThumbnail, path: photo.thumbPath,
+                                               detail: "\(photo.thumbWidth) px wide, \(wanted) asked for by --width"))
             }
         } else {
             problems.append(LibraryProblem(kind: .wrongThumbnail, path: photo.thumbPath, detail: "not a readable image"))

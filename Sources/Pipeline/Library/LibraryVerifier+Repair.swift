@@ -9,7 +9,7 @@ extension LibraryVerifier {
         var repaired = report
         let thumbnails = Set(report.problems.filter { $0.kind == .missingThumbnail || $0.kind == .wrongThumbnail }.map(\.path))
         let photos = try catalogue.photos(withThumbPaths: thumbnails.sorted())
-        let failed = Dictionary(try thumbnailer.regenerate(photos, width: nil).failed.map { ($0.path, $0.reason) },
+        let failed = Dictionary(try thumbnailer.regenerate(photos, width: thumbnailWidth).failed.map { ($0.path, $0.reason) },
                                 uniquingKeysWith: { first, _ in first })
         for index in repaired.problems.indices {
             let problem = repaired.problems[index]

@@ -25,15 +25,21 @@ public final class LibraryVerifier: Sendable {
     let logger: Logger
     let layout: LibraryLayout
     let thumbnailer: Thumbnailer
+    /// The width every thumbnail should have (or its photo's, when narrower), checked by the full
+    /// check and used by `repair`; nil to accept the width each thumbnail was recorded with.
+    let thumbnailWidth: Int?
     private let onProgress: @Sendable (RunProgress) -> Void
 
     /// Photos read from the catalogue at a time: memory holds one batch whatever its size.
     static let batchSize = 2000
 
-    /// - Parameter onProgress: called from worker threads after each photo; must be quick and thread-safe.
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger,
+    /// - Parameters:
+    ///   - thumbnailWidth: the width thumbnails should have (`verify --width`); nil for any.
+    ///   - onProgress: called from worker threads after each photo; must be quick and thread-safe.
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, thumbnailWidth: Int? = nil,
                 onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
         self.config = config
+        self.thumbnailWidth = thumbnailWidth
         self.catalogue = catalogue
         self.logger = logger
         self.onProgress = onProgress
@@ -64,7 +70,7 @@ public final class LibraryVerifier: Sendable {
         let contexts = try catalogue.contextPaths()
         // The walk of the library for files no row references goes on beside the photos' checks:
         // each alone is bound by one core (the walk) or the workers' system calls.
-        let known = contexts.union(inFlight())
+        let known = contexts.union(try inFlight())
         let walk = WorkerPool.background { [self] in try unreferencedFiles(known: known) }
         var problems: [LibraryProblem] = []
         var photos = 0
@@ -90,8 +96,10 @@ public final class LibraryVerifier: Sendable {
     }
 
     /// Library paths an unfinished commit placed or is about to place.
-    private func inFlight() -> [String] {
-        CommitJournal.pending(in: layout.journal).compactMap(CommitJournal.read).flatMap(\.placed)
+    private func inFlight() throws -> [String] {
+        try CommitJournal.pending(in: layout.journal).compactMap { path throws(FileOperationError) in
+            try CommitJournal.read(path)
+        }.flatMap(\.placed)
     }
 
     /// How many files the library holds (symbolic links not followed; without what is not

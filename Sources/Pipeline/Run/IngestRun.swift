@@ -46,7 +46,7 @@ public final class IngestRun: Sendable {
         for folder in [config.library, config.quarantine] { try FileOperations.makeDirectories(folder) }
         let committer = SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger)
         try committer.recover()
-        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging)
+        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging, logger: logger)
         let sets = sets.filter { !$0.files.isEmpty || !$0.skipped.isEmpty }
         let photos = sets.reduce(0) { $0 + $1.files.count }
         var run = try catalogue.startRun(inbox: config.inbox, startedAt: Self.timestamp(started))

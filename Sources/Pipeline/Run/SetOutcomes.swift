@@ -20,7 +20,7 @@ final class SetOutcomes: Sendable {
     /// Every outcome, in file order; read once `analysed` is done.
     var all: [PhotoOutcome] {
         slots.withLock { slots in
-            slots.enumerated().map { $1 ?? .rejected(files[$0], .library("not analysed")) }
+            slots.enumerated().map { $1 ?? .rejected(files[$0], .internalFailure("the analysis ended without a result")) }
         }
     }
 }

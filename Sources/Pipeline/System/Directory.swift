@@ -7,7 +7,10 @@ enum Directory {
         guard let stream = opendir(folder) else { throw Errno.current }
         defer { closedir(stream) }
         var result: [DirectoryEntry] = []
+        // readdir returns nil at the end and on failure alike: errno tells them apart.
+        errno = 0
         while let entry = readdir(stream) {
+            defer { errno = 0 }
             let raw = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             guard raw != [46], raw != [46, 46] else { continue }
             // The kind readdir gives costs nothing; file systems that do not give it need an lstat.
@@ -22,6 +25,7 @@ enum Directory {
             let name = String(validating: raw, as: UTF8.self)
             result.append(DirectoryEntry(name: name ?? escapingInvalidUTF8(raw), isUTF8: name != nil, isDirectory: isDirectory))
         }
+        if errno != 0 { throw Errno.current }
         return result.sorted { $0.name < $1.name }
     }
 

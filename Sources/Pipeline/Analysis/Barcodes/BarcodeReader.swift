@@ -34,12 +34,15 @@ final class BarcodeReader: Sendable {
     ///   - shrink: how many original pixels one overview pixel spans.
     ///   - fullResolution: the original's grey pixels of a rectangle (full-resolution coordinates), and
     ///     the rectangle they actually cover, for step 3.
+    ///   - onPassFailed: told why the full-resolution pass failed, when it does; the photo then keeps
+    ///     what the overview gave.
     func read(overview pixels: GreyImage, shrink: Int,
-              fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox)) throws -> [BarcodeReading] {
+              fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
+              onPassFailed: (any Error) -> Void = { _ in }) throws -> [BarcodeReading] {
         let whole = frameScanners.withScanner { $0.scan(pixels) }.compactMap(GTIN.reading(from:))
         let trusted = whole.filter(Self.isTrusted)
         if !trusted.isEmpty { return trusted.map { $0.scaled(by: shrink) } }
-        return try readCandidates(overview: pixels, shrink: shrink, fullResolution: fullResolution)
+        return try readCandidates(overview: pixels, shrink: shrink, fullResolution: fullResolution, onPassFailed: onPassFailed)
     }
 
     /// A linear code read across the whole frame by fewer scan lines than this is suspect — a part
@@ -63,7 +66,8 @@ final class BarcodeReader: Sendable {
     static let maximumLightness = 0.8
 
     private func readCandidates(overview pixels: GreyImage, shrink: Int,
-                                fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox)) throws -> [BarcodeReading] {
+                                fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
+                                onPassFailed: (any Error) -> Void) throws -> [BarcodeReading] {
         var found: [BarcodeReading] = []
         var unread: [BarcodeCandidate] = []
         var tried: [BarcodeCandidate] = []
@@ -115,7 +119,7 @@ final class BarcodeReader: Sendable {
                 }
             }
         } catch {
-            return found
+            onPassFailed(error)
         }
         return found
     }

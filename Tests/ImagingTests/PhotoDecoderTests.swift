@@ -1,0 +1,53 @@
+import Foundation
+@testable import Imaging
+import TestSupport
+import XCTest
+
+/// The one decode of a photo: its shrink, its thumbnail, and the sizes it refuses.
+final class PhotoDecoderTests: XCTestCase {
+    /// A JPEG of `width`×`height` noise (so that no two shrinks look alike) with EXIF `orientation`.
+    private func jpeg(width: Int, height: Int, orientation: Int = 1) throws -> [UInt8] {
+        let path = try makeTemporaryFolder() + "/photo.jpg"
+        _ = try runPython("""
+            import sys, numpy as np, piexif
+            from PIL import Image
+            w, h, o = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+            pixels = np.random.default_rng(7).integers(0, 256, (h, w, 3), dtype=np.uint8)
+            Image.fromarray(pixels).save(sys.argv[1], quality=80, exif=piexif.dump({"0th": {piexif.ImageIFD.Orientation: o}}))
+            """, arguments: [path, String(width), String(height), String(orientation)])
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func testDecode_portraitPhotoAndAWideThumbnail_shrinksNoFurtherThanTheThumbnailNeeds() throws {
+        // 1512×2016 shrinks to 756×1008 for the overview, narrower than an 800 px thumbnail: that
+        // thumbnail used to be an enlargement of the overview.
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, thumbnailWidth: 800).decode(try jpeg(width: 1512, height: 2016))
+        XCTAssertEqual(decoded.shrink, 1)
+        XCTAssertEqual([decoded.thumbnail.width, decoded.thumbnail.height], [800, 1067])
+        XCTAssertEqual(try PhotoDecoder(maxPixels: 100_000_000, thumbnailWidth: 400).decode(try jpeg(width: 1512, height: 2016)).shrink,
+                       2, "a 400 px thumbnail still lets it shrink")
+    }
+
+    func testDecode_photoStoredSideways_keepsItsUprightWidthForTheThumbnail() throws {
+        // Stored 2016×1512 with orientation 6: upright it is 1512 wide, the side that must stay ≥ 800.
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, thumbnailWidth: 800)
+            .decode(try jpeg(width: 2016, height: 1512, orientation: 6))
+        XCTAssertEqual(decoded.shrink, 1)
+        XCTAssertEqual(decoded.thumbnail.width, 800)
+    }
+
+    func testDecode_photoNarrowerThanTheThumbnail_keepsItsOwnWidth() throws {
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, thumbnailWidth: 400).decode(try jpeg(width: 300, height: 225))
+        XCTAssertEqual([decoded.thumbnail.width, decoded.thumbnail.height], [300, 225], "never enlarged")
+    }
+
+    func testDecode_sideShorterThanTheMinimum_isRefusedAsTooSmall() throws {
+        let decoder = PhotoDecoder(maxPixels: 100_000_000, minSide: 64, thumbnailWidth: 400)
+        for (width, height) in [(1, 1), (2000, 10), (63, 500)] {
+            XCTAssertThrowsError(try decoder.decode(try jpeg(width: width, height: height))) { error in
+                XCTAssertEqual(error as? ImageError, .tooFewPixels(width: width, height: height, limit: 64))
+            }
+        }
+        XCTAssertEqual(try decoder.decode(try jpeg(width: 64, height: 64)).thumbnail.width, 64, "64×64 is a photo")
+    }
+}
