@@ -24,4 +24,20 @@ final class FullResolutionBarcodeTests: XCTestCase {
         XCTAssertTrue((2300...2900).contains(box.x) && (1700...2300).contains(box.y),
                       "the code is located in full-resolution coordinates, got \(box)")
     }
+
+    func testRead_fullResolutionPassFails_saysWhyAndKeepsWhatTheOverviewGave() throws {
+        // The failure used to be dropped without a word.
+        struct RegionUnreadable: Error {}
+        let folder = try makeTemporaryFolder()
+        let path = try largePhoto(module: 1.8, angle: 12, x: 2500, y: 1900, in: folder)
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, thumbnailWidth: 400)
+            .decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        var failures: [String] = []
+        let readings = try BarcodeReader(symbologies: Set(Symbology.allCases))
+            .read(overview: decoded.overview, shrink: decoded.shrink) { _ in
+                throw RegionUnreadable()
+            } onPassFailed: { failures.append("\($0)") }
+        XCTAssertEqual(failures, ["RegionUnreadable()"])
+        XCTAssertEqual(readings, [], "the overview alone cannot read this code")
+    }
 }
