@@ -139,13 +139,15 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testRun_fileWithoutReadPermission_isQuarantinedAsUnreadable() throws {
-        guard geteuid() != 0 else {
-            throw XCTSkip("root reads any file whatever its permissions, so an unreadable file cannot be made")
-        }
         let work = try workFolder()
         try put("photo-0.jpg", as: "shelf/secret.jpg", in: work)
+        // Root reads any file whatever its permissions: as root (as in CI), the run is made by
+        // `nobody`, who owns the work folder but may not read the file.
+        let asRoot = geteuid() == 0
+        if asRoot { try IngestHarness.shell("chown -R nobody:nogroup .", in: work) }
         XCTAssertEqual(chmod(work.appendingPathComponent("inbox/shelf/secret.jpg").path, 0), 0)
-        try assertQuarantined("shelf/secret.jpg", reason: "cannot read: Permission denied", in: work)
+        try assertQuarantined("shelf/secret.jpg", reason: "cannot read: Permission denied", in: work,
+                              asUser: asRoot ? "nobody" : nil)
     }
 
     // MARK: Helpers
@@ -171,9 +173,17 @@ final class HostileInputTests: XCTestCase {
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: target)
     }
 
-    /// `ingest run`, which must end within a minute whatever the inbox holds.
-    private func ingest(_ work: URL) throws -> IngestHarness.Outcome {
-        try IngestHarness.ingest(["run"], in: work, timeout: 60)
+    /// `ingest run`, which must end within a minute whatever the inbox holds; as `user` when given
+    /// (the tests must then run as root).
+    private func ingest(_ work: URL, asUser user: String? = nil) throws -> IngestHarness.Outcome {
+        guard let user else { return try IngestHarness.ingest(["run"], in: work, timeout: 60) }
+        // A copy of the binary in the work folder: the build folder need not be open to `user`.
+        let binary = work.appendingPathComponent("ingest")
+        try FileManager.default.copyItem(at: IngestHarness.binary, to: binary)
+        try IngestHarness.shell("chown \(user) ingest && chmod 755 ingest", in: work)
+        return try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                         ["--reuid=\(user)", "--regid=nogroup", "--clear-groups", binary.path, "run"],
+                                         in: work, timeout: 60)
     }
 
     private func catalogue(_ work: URL) throws -> Catalogue {
@@ -188,10 +198,11 @@ final class HostileInputTests: XCTestCase {
         try assertQuarantined("shelf/\(name)", reason: reason, in: work, photos: ["good.jpg"], line: line)
     }
 
-    /// Runs `work` and checks that `path` (set/file) went to the quarantine with `reason` in the
-    /// summary and its note, and that `photos` were catalogued.
-    private func assertQuarantined(_ path: String, reason: String, in work: URL, photos: [String] = [], line: UInt = #line) throws {
-        let run = try ingest(work)
+    /// Runs `work` (as `user` when given) and checks that `path` (set/file) went to the quarantine with
+    /// `reason` in the summary and its note, and that `photos` were catalogued.
+    private func assertQuarantined(_ path: String, reason: String, in work: URL, photos: [String] = [], asUser user: String? = nil,
+                                   line: UInt = #line) throws {
+        let run = try ingest(work, asUser: user)
         XCTAssertEqual(run.status, 1, "\(run.stdout)\(run.stderr)", line: line)
         let destination = work.appendingPathComponent("quarantine/\(path)")
         XCTAssertTrue(run.stdout.contains("  \(path): \(reason)"), run.stdout, line: line)
