@@ -45,6 +45,14 @@ final class HostileInputTests: XCTestCase {
         try assertQuarantined("bomb.png", reason: "too many pixels: 40000×40000 is over maxPixels 100000000")
     }
 
+    /// Formats libvips could load through larger attack surfaces (librsvg, poppler, ImageMagick,
+    /// giflib) are refused by the loader's name before anything is decoded.
+    func testRun_gifSVGPDFAndBMP_areQuarantinedAsNotAnImage() throws {
+        for name in ["image.gif", "drawing.svg", "document.pdf", "bitmap.bmp"] {
+            try assertQuarantined(name, reason: "not an image in a supported format")
+        }
+    }
+
     // MARK: Corrupt EXIF: the pixels are still ingested
 
     func testRun_jpegsWithCorruptExif_areCataloguedFromTheirPixels() throws {
@@ -126,6 +134,22 @@ final class HostileInputTests: XCTestCase {
         let kept = try FileManager.default.destinationOfSymbolicLink(atPath: work.appendingPathComponent("quarantine/shelf/link.jpg").path)
         XCTAssertEqual(kept, work.appendingPathComponent("outside.jpg").path, "the link itself is kept")
         XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("outside.jpg").path), "its target untouched")
+    }
+
+    func testRun_hardLinkToAFileOutsideTheInbox_isCataloguedAndTheOutsideNameKept() throws {
+        let work = try workFolder()
+        try put("photo-0.jpg", as: "outside.jpg", in: work, underInbox: false)
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("inbox/shelf"), withIntermediateDirectories: true)
+        XCTAssertEqual(link(work.appendingPathComponent("outside.jpg").path, work.appendingPathComponent("inbox/shelf/linked.jpg").path), 0)
+        let run = try ingest(work)
+        XCTAssertEqual(run.status, 0, "\(run.stdout)\(run.stderr)")
+        XCTAssertEqual(try catalogue(work).allPhotos().map(\.sourcePath), ["linked.jpg"])
+        // The library's original is the same file as the outside name, which stays where it was.
+        var outside = stat(), original = stat()
+        XCTAssertEqual(lstat(work.appendingPathComponent("outside.jpg").path, &outside), 0)
+        XCTAssertEqual(lstat(work.appendingPathComponent("library/originals/shelf/linked.jpg").path, &original), 0)
+        XCTAssertEqual(original.st_ino, outside.st_ino)
+        XCTAssertFalse(exists(Array(work.appendingPathComponent("inbox/shelf/linked.jpg").path.utf8)))
     }
 
     func testRun_fifo_isQuarantinedWithoutBlocking() throws {
@@ -253,6 +277,10 @@ for i in range(4):
     save(f"photo-{i}.jpg", jpeg(i))
 save("empty.jpg", b"")
 save("text.jpg", b"this is plain text with a .jpg name\n")
+picture = Image.fromarray(np.random.default_rng(12).integers(0, 256, (48, 64, 3), dtype=np.uint8), "RGB")
+for name, kind in [("image.gif", "GIF"), ("document.pdf", "PDF"), ("bitmap.bmp", "BMP")]:
+    buf = io.BytesIO(); picture.save(buf, kind); save(name, buf.getvalue())
+save("drawing.svg", b'<svg xmlns="http://www.w3.org/2000/svg" width="64" height="48"><rect width="64" height="48" fill="red"/></svg>')
 big = jpeg(10, (640, 480))
 save("truncated.jpg", big[: len(big) * 2 // 5])
 buf = io.BytesIO()
