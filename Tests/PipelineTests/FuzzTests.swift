@@ -260,10 +260,11 @@ private final class Tally: @unchecked Sendable {
     }
 
     /// Every outcome is one of `expected`, and each of them happened: the mutations neither break
-    /// every input nor leave every input intact.
+    /// every input nor leave every input intact. Prints how often each outcome came.
     func assertSaw(_ expected: [String], outOf cases: Int, file: StaticString = #filePath, line: UInt = #line) {
         lock.lock()
         defer { lock.unlock() }
+        print("fuzz outcomes: " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         for (outcome, count) in counts where !expected.contains(outcome) {
             XCTFail("\(count) of \(cases) cases: \(outcome) (first: \(firstCase[outcome] ?? "?"))", file: file, line: line)
         }
