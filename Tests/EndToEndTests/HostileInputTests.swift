@@ -45,6 +45,14 @@ final class HostileInputTests: XCTestCase {
         try assertQuarantined("bomb.png", reason: "too many pixels: 40000×40000 is over maxPixels 100000000")
     }
 
+    /// Formats libvips could load through larger attack surfaces (librsvg, poppler, ImageMagick,
+    /// giflib) are refused by the loader's name before anything is decoded.
+    func testRun_gifSVGPDFAndBMP_areQuarantinedAsNotAnImage() throws {
+        for name in ["image.gif", "drawing.svg", "document.pdf", "bitmap.bmp"] {
+            try assertQuarantined(name, reason: "not an image in a supported format")
+        }
+    }
+
     // MARK: Corrupt EXIF: the pixels are still ingested
 
     func testRun_jpegsWithCorruptExif_areCataloguedFromTheirPixels() throws {
@@ -128,6 +136,22 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("outside.jpg").path), "its target untouched")
     }
 
+    func testRun_hardLinkToAFileOutsideTheInbox_isCataloguedAndTheOutsideNameKept() throws {
+        let work = try workFolder()
+        try put("photo-0.jpg", as: "outside.jpg", in: work, underInbox: false)
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("inbox/shelf"), withIntermediateDirectories: true)
+        XCTAssertEqual(link(work.appendingPathComponent("outside.jpg").path, work.appendingPathComponent("inbox/shelf/linked.jpg").path), 0)
+        let run = try ingest(work)
+        XCTAssertEqual(run.status, 0, "\(run.stdout)\(run.stderr)")
+        XCTAssertEqual(try catalogue(work).allPhotos().map(\.sourcePath), ["linked.jpg"])
+        // The library's original is the same file as the outside name, which stays where it was.
+        var outside = stat(), original = stat()
+        XCTAssertEqual(lstat(work.appendingPathComponent("outside.jpg").path, &outside), 0)
+        XCTAssertEqual(lstat(work.appendingPathComponent("library/originals/shelf/linked.jpg").path, &original), 0)
+        XCTAssertEqual(original.st_ino, outside.st_ino)
+        XCTAssertFalse(exists(Array(work.appendingPathComponent("inbox/shelf/linked.jpg").path.utf8)))
+    }
+
     func testRun_fifo_isQuarantinedWithoutBlocking() throws {
         let work = try workFolder()
         try put("photo-0.jpg", as: "shelf/real.jpg", in: work)
@@ -139,13 +163,15 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testRun_fileWithoutReadPermission_isQuarantinedAsUnreadable() throws {
-        guard geteuid() != 0 else {
-            throw XCTSkip("root reads any file whatever its permissions, so an unreadable file cannot be made")
-        }
         let work = try workFolder()
         try put("photo-0.jpg", as: "shelf/secret.jpg", in: work)
+        // Root reads any file whatever its permissions: as root (as in CI), the run is made by
+        // `nobody`, who owns the work folder but may not read the file.
+        let asRoot = geteuid() == 0
+        if asRoot { try IngestHarness.shell("chown -R nobody:nogroup .", in: work) }
         XCTAssertEqual(chmod(work.appendingPathComponent("inbox/shelf/secret.jpg").path, 0), 0)
-        try assertQuarantined("shelf/secret.jpg", reason: "cannot read: Permission denied", in: work)
+        try assertQuarantined("shelf/secret.jpg", reason: "cannot read: Permission denied", in: work,
+                              asUser: asRoot ? "nobody" : nil)
     }
 
     // MARK: Helpers
@@ -171,9 +197,17 @@ final class HostileInputTests: XCTestCase {
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: target)
     }
 
-    /// `ingest run`, which must end within a minute whatever the inbox holds.
-    private func ingest(_ work: URL) throws -> IngestHarness.Outcome {
-        try IngestHarness.ingest(["run"], in: work, timeout: 60)
+    /// `ingest run`, which must end within a minute whatever the inbox holds; as `user` when given
+    /// (the tests must then run as root).
+    private func ingest(_ work: URL, asUser user: String? = nil) throws -> IngestHarness.Outcome {
+        guard let user else { return try IngestHarness.ingest(["run"], in: work, timeout: 60) }
+        // A copy of the binary in the work folder: the build folder need not be open to `user`.
+        let binary = work.appendingPathComponent("ingest")
+        try FileManager.default.copyItem(at: IngestHarness.binary, to: binary)
+        try IngestHarness.shell("chown \(user) ingest && chmod 755 ingest", in: work)
+        return try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                         ["--reuid=\(user)", "--regid=nogroup", "--clear-groups", binary.path, "run"],
+                                         in: work, timeout: 60)
     }
 
     private func catalogue(_ work: URL) throws -> Catalogue {
@@ -188,10 +222,11 @@ final class HostileInputTests: XCTestCase {
         try assertQuarantined("shelf/\(name)", reason: reason, in: work, photos: ["good.jpg"], line: line)
     }
 
-    /// Runs `work` and checks that `path` (set/file) went to the quarantine with `reason` in the
-    /// summary and its note, and that `photos` were catalogued.
-    private func assertQuarantined(_ path: String, reason: String, in work: URL, photos: [String] = [], line: UInt = #line) throws {
-        let run = try ingest(work)
+    /// Runs `work` (as `user` when given) and checks that `path` (set/file) went to the quarantine with
+    /// `reason` in the summary and its note, and that `photos` were catalogued.
+    private func assertQuarantined(_ path: String, reason: String, in work: URL, photos: [String] = [], asUser user: String? = nil,
+                                   line: UInt = #line) throws {
+        let run = try ingest(work, asUser: user)
         XCTAssertEqual(run.status, 1, "\(run.stdout)\(run.stderr)", line: line)
         let destination = work.appendingPathComponent("quarantine/\(path)")
         XCTAssertTrue(run.stdout.contains("  \(path): \(reason)"), run.stdout, line: line)
@@ -242,6 +277,10 @@ for i in range(4):
     save(f"photo-{i}.jpg", jpeg(i))
 save("empty.jpg", b"")
 save("text.jpg", b"this is plain text with a .jpg name\n")
+picture = Image.fromarray(np.random.default_rng(12).integers(0, 256, (48, 64, 3), dtype=np.uint8), "RGB")
+for name, kind in [("image.gif", "GIF"), ("document.pdf", "PDF"), ("bitmap.bmp", "BMP")]:
+    buf = io.BytesIO(); picture.save(buf, kind); save(name, buf.getvalue())
+save("drawing.svg", b'<svg xmlns="http://www.w3.org/2000/svg" width="64" height="48"><rect width="64" height="48" fill="red"/></svg>')
 big = jpeg(10, (640, 480))
 save("truncated.jpg", big[: len(big) * 2 // 5])
 buf = io.BytesIO()

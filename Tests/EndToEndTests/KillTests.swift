@@ -8,7 +8,14 @@ import XCTest
 /// stays behind, and the result is the uninterrupted run's (docs/commit-protocol.md).
 ///
 /// `INGEST_KILL_POINTS` sets the number of kill points (default 30, about 70 seconds on two cores).
+/// The moments are drawn from a seed: half the points from a fixed one, half from a random one, both
+/// printed; `INGEST_KILL_SEED` draws every point from that one instead. A seed and a number of points
+/// give the same moments again, as fractions of the uninterrupted run's time (what the run is doing
+/// at a moment still varies a little with the machine's timing).
 final class KillTests: XCTestCase {
+    /// The seed every run without `INGEST_KILL_SEED` draws half its points from.
+    static let fixedSeed: UInt64 = 20_261_123
+
     /// A generated corpus, made once for the class; runs work on copies of its inbox.
     nonisolated(unsafe) private static var corpus: URL?
 
@@ -28,7 +35,13 @@ final class KillTests: XCTestCase {
     func testRun_killedAtRandomMomentsAndRunAgain_endsAsTheUninterruptedRun() throws {
         let corpus = try XCTUnwrap(Self.corpus, "gen_corpus.py could not make the corpus (needs ../shared and the pip packages)")
         let expected = try ExpectedCorpus(corpus.appendingPathComponent("expected.json"))
-        let points = Int(ProcessInfo.processInfo.environment["INGEST_KILL_POINTS"] ?? "") ?? 30
+        let environment = ProcessInfo.processInfo.environment
+        let points = Int(environment["INGEST_KILL_POINTS"] ?? "") ?? 30
+        let rounds: [(seed: UInt64, points: Int)] = if let seed = UInt64(environment["INGEST_KILL_SEED"] ?? "") {
+            [(seed, points)]
+        } else {
+            [(Self.fixedSeed, points / 2), (UInt64.random(in: 0 ... UInt64(UInt32.max)), points - points / 2)]
+        }
         let started = Date()
         var references: [String: (seconds: Double, state: LibraryState)] = [:]
         for originals in ["move", "copy"] {
@@ -41,33 +54,48 @@ final class KillTests: XCTestCase {
         }
         var tally = KillTally()
         var completed = 0
-        for point in 0 ..< points {
-            let originals = point % 3 == 2 ? "copy" : "move"
-            let reference = try XCTUnwrap(references[originals])
-            let window = reference.seconds * 1.2
-            // Stratified: one moment from each of `points` equal slices of the window, so the kills
-            // cover start-up, analysis, every commit and the end evenly.
-            let moment = window * (Double(point) + Double.random(in: 0 ..< 1)) / Double(points)
-            let work = try workFolder(corpus, originals: originals)
-            defer { try? FileManager.default.removeItem(at: work) }
-            tally.note(try kill(in: work, after: moment))
-            var label = String(format: "kill point %d at %.2f s of %.2f s (%@)", point, moment, reference.seconds, originals)
-            if point % 4 == 1 {
-                let again = Double.random(in: 0 ..< window)
-                tally.note(try kill(in: work, after: again), second: true)
-                label += String(format: ", killed again at %.2f s", again)
+        for round in rounds where testRun?.failureCount ?? 0 == 0 {
+            print("kill test: seed \(round.seed), \(round.points) points "
+                + "(replay: INGEST_KILL_SEED=\(round.seed) INGEST_KILL_POINTS=\(round.points))")
+            var random = SplitMix64(seed: round.seed)
+            for point in 0 ..< round.points {
+                try killAndRunAgain(point: point, of: round.points, seed: round.seed, random: &random, corpus: corpus,
+                                    references: references, expected: expected, tally: &tally)
+                completed += 1
+                // One broken invariant floods the log at every later point; the first says enough.
+                if testRun?.failureCount ?? 0 > 0 { break }
             }
-            let final = try IngestHarness.ingest(["run", "--quiet"], in: work, timeout: 120)
-            XCTAssertTrue([0, 1].contains(final.status), "\(label): \(final.stdout)\(final.stderr)")
-            XCTAssertFalse(final.stdout.contains("STOPPED"), "\(label): \(final.stdout)")
-            XCTAssertEqual(try LibraryState(of: work), reference.state, "\(label); the last run said: \(final.stdout)\(final.stderr)")
-            try assertInvariants(work, expected: expected, originals: originals, label)
-            completed += 1
-            // One broken invariant floods the log at every later point; the first says enough.
-            if testRun?.failureCount ?? 0 > 0 { break }
         }
         print(String(format: "kill test: %d of %d points, %@; failures: %d; %.0f s", completed, points, tally.description,
                      testRun?.failureCount ?? 0, Date().timeIntervalSince(started)))
+    }
+
+    /// Kill point `point` of `count`: a run on a fresh inbox killed at a moment drawn from `random`
+    /// (on every fourth point killed again while it recovers), then run to the end and checked.
+    private func killAndRunAgain(point: Int, of count: Int, seed: UInt64, random: inout SplitMix64, corpus: URL,
+                                 references: [String: (seconds: Double, state: LibraryState)], expected: ExpectedCorpus,
+                                 tally: inout KillTally) throws {
+        let originals = point % 3 == 2 ? "copy" : "move"
+        let reference = try XCTUnwrap(references[originals])
+        let window = reference.seconds * 1.2
+        // Stratified: one moment from each of `count` equal slices of the window, so the kills
+        // cover start-up, analysis, every commit and the end evenly.
+        let moment = window * (Double(point) + Double.random(in: 0 ..< 1, using: &random)) / Double(count)
+        let again = point % 4 == 1 ? Double.random(in: 0 ..< window, using: &random) : nil
+        let work = try workFolder(corpus, originals: originals)
+        defer { try? FileManager.default.removeItem(at: work) }
+        tally.note(try kill(in: work, after: moment))
+        var label = String(format: "seed %llu, kill point %d of %d at %.2f s of %.2f s (%@)", seed, point, count, moment,
+                           reference.seconds, originals)
+        if let again {
+            tally.note(try kill(in: work, after: again), second: true)
+            label += String(format: ", killed again at %.2f s", again)
+        }
+        let final = try IngestHarness.ingest(["run", "--quiet"], in: work, timeout: 120)
+        XCTAssertTrue([0, 1].contains(final.status), "\(label): \(final.stdout)\(final.stderr)")
+        XCTAssertFalse(final.stdout.contains("STOPPED"), "\(label): \(final.stdout)")
+        XCTAssertEqual(try LibraryState(of: work), reference.state, "\(label); the last run said: \(final.stdout)\(final.stderr)")
+        try assertInvariants(work, expected: expected, originals: originals, label)
     }
 
     /// A work folder with a fresh copy of the corpus inbox, an empty library and `workers` 2.
