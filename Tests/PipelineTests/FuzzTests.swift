@@ -88,8 +88,11 @@ final class FuzzTests: XCTestCase {
         // The defaults, maxPixels too: a mutated header may claim up to that many pixels, and the
         // large seeds take the JPEG shrink-on-load path as real photos do. All but minPixels: the
         // 1×N and N×1 seeds must reach the decoder, not be refused from their header as too small.
-        var config = PipelineConfig(folder: folder)
-        config.minPixels = 1
+        let config = { () -> PipelineConfig in
+            var config = PipelineConfig(folder: folder)
+            config.minPixels = 1
+            return config
+        }()
         let staging = (folder as NSString).appendingPathComponent("staging")
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
         let analyzer = try PhotoAnalyzer(config: config, stagingFolder: staging)
@@ -100,8 +103,8 @@ final class FuzzTests: XCTestCase {
             switch analyzer.analyse(InboxFile(setName: "fuzz", relativePath: seed.name, absolutePath: path)) {
             case .analysed(let photo):
                 unlink(photo.thumbnail.path)
-                // As wide as configured; a photo narrower than that may keep its own width.
-                let thumbnailWidths = [config.thumbnailWidth, min(config.thumbnailWidth, photo.width)]
+                // As wide as configured, or the photo's own width when narrower: never enlarged.
+                let thumbnailWidths = [min(config.thumbnailWidth, photo.width)]
                 if photo.width <= 0 || photo.height <= 0 || photo.width * photo.height > config.maxPixels
                     || !thumbnailWidths.contains(photo.thumbnail.width) || photo.thumbnail.height <= 0 {
                     tally.note("unexpected: analysed as \(photo.width)×\(photo.height), thumbnail "
