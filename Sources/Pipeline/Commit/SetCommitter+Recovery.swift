@@ -86,7 +86,6 @@ extension SetCommitter {
     /// Removes an inbox file whose library copy is in place, unless it is no longer the file placed
     /// (replaced since): then it stays in the inbox, to be ingested anew.
     private func removeSource(_ source: String, placedAt placed: String) throws {
-        guard FileOperations.exists(source) else { return }
         try inInbox(source) { pinned in
             guard let inInbox = FileIdentity.of(pinned) else { return }
             guard let inLibrary = FileIdentity.of(placed), inInbox.hasSameContent(as: inLibrary) else {
