@@ -2,7 +2,7 @@
 """A hard barcode test set, and how many of its codes ZBar alone and `ingest` read (issue 6).
 
     bench/hardset.py [--seed 1] [--per 30] [--nobarcode 135] [--out /tmp/ingest-hardset]
-                     [--report docs/recall.md] [--ingest .build/release/ingest] [--workers 2]
+                     [--report docs/recall-hardset.md] [--ingest .build/release/ingest] [--workers 2]
                      [--only clean,blur,...] [--reuse] [--no-pyzbar]
 
 Writes OUT/inbox/<perturbation>-<nnn>/photo.<ext>, every photo its own set: one barcode (EAN-13,
@@ -874,7 +874,7 @@ def main():
     ap.add_argument("--per", type=int, default=30, help="photos per perturbation")
     ap.add_argument("--nobarcode", type=int, default=135, help="photos without a barcode (at least 120)")
     ap.add_argument("--out", default="/tmp/ingest-hardset")
-    ap.add_argument("--report", default=os.path.join(ROOT, "docs", "recall.md"))
+    ap.add_argument("--report", default=os.path.join(ROOT, "docs", "recall-hardset.md"))
     ap.add_argument("--ingest", default=os.path.join(ROOT, ".build", "release", "ingest"))
     ap.add_argument("--workers", type=int, default=2, help="photos read at once, by each pipeline")
     ap.add_argument("--only", help="comma-separated perturbations to make (and 'nobarcode'), for a quick look")
