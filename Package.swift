@@ -34,6 +34,8 @@ let package = Package(
         // Turning, enlarging and smoothing barcode regions: thousands of small images per run, each
         // cheaper in one plain loop than as a libvips pipeline with its worker thread.
         .target(name: "CImageOps"),
+        // zxing-cpp (Debian's libzxing-dev, C++) behind a C interface: the second barcode decoder.
+        .target(name: "CZXingShim", linkerSettings: [.linkedLibrary("ZXing")]),
         // glibc's malloc tuning (mallopt), which Swift's Glibc module does not import.
         .target(name: "CMemory"),
 
@@ -41,7 +43,8 @@ let package = Package(
         .target(
             name: "Imaging",
             dependencies: [
-                "Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CExif", "CCrypto", "CMemory",
+                "Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CZXingShim", "CExif", "CCrypto",
+                "CMemory",
             ]
         ),
         .target(
@@ -90,7 +93,8 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Catalog", "Pipeline", "TestSupport"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )
 
 /// libvips' pkg-config package: the copy without -pthread when scripts/setup has written it.

@@ -3,9 +3,9 @@ import Catalog
 
 /// A ZBar image scanner. Every ZBar call is in this file and `DecodedSymbol.swift`.
 ///
-/// Not thread-safe: one thread at a time uses a scanner (a pool lends each to one worker).
-// @unchecked: ZBar's scanner has state; `Sendable` only lets a pool hand it from thread to thread.
-public final class BarcodeScanner: @unchecked Sendable {
+/// Not thread-safe, and not to be shared between photos: ZBar's scanner keeps decoder state from
+/// one image to the next, so a shared scanner made a photo's reads depend on the photos before it.
+public final class BarcodeScanner {
     private let scanner: OpaquePointer
     private let symbologies: Set<Symbology>
 
@@ -20,6 +20,9 @@ public final class BarcodeScanner: @unchecked Sendable {
         for symbology in symbologies {
             zbar_image_scanner_set_config(scanner, symbology.zbarType, ZBAR_CFG_ENABLE, 1)
         }
+        // A QR code's bytes as they are: ZBar's guess of their encoding turned Shift-JIS text (most
+        // Japanese codes) into other characters. `DecodedSymbol` decodes them instead.
+        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, rowsOnly ? 0 : Int32(density))
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, Int32(density))
     }

@@ -1,4 +1,5 @@
 internal import CZBar
+import Foundation
 import Catalog
 
 /// One symbol as ZBar reported it, before check-digit validation and normalisation.
@@ -16,13 +17,23 @@ public struct DecodedSymbol: Equatable, Sendable {
         let length = Int(zbar_symbol_get_data_length(symbol))
         let bytes = UnsafeRawBufferPointer(start: data, count: length)
         self.symbology = symbology
-        text = String(decoding: bytes, as: UTF8.self)
+        text = symbology == .qr ? Self.qrText(Array(bytes)) : String(decoding: bytes, as: UTF8.self)
         quality = Int(zbar_symbol_get_quality(symbol))
         let count = zbar_symbol_get_loc_size(symbol)
         let xs = (0..<count).map { Int(zbar_symbol_get_loc_x(symbol, $0)) }
         let ys = (0..<count).map { Int(zbar_symbol_get_loc_y(symbol, $0)) }
         box = PixelBox(x: xs.min() ?? 0, y: ys.min() ?? 0,
                        width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
+    }
+
+    /// A QR code's bytes as text. The standard's default is ISO 8859-1, but codes in the wild are
+    /// UTF-8 or, from Japan where QR codes began, Shift-JIS (its Kanji mode is Shift-JIS too): the
+    /// first of UTF-8 and Shift-JIS that the bytes are valid in, else ISO 8859-1, which takes any.
+    /// Readers such as zxing guess the same way.
+    static func qrText(_ bytes: [UInt8]) -> String {
+        if let utf8 = String(validating: bytes, as: UTF8.self) { return utf8 }
+        if let shiftJIS = String(bytes: bytes, encoding: .shiftJIS) { return shiftJIS }
+        return String(bytes.map { Character(Unicode.Scalar($0)) })
     }
 
     public init(symbology: Symbology, text: String, quality: Int, box: PixelBox) {

@@ -94,3 +94,22 @@ extension GreyImage {
         return GreyImage(width: Int(outWidth), height: Int(outHeight), pixels: out)
     }
 }
+
+extension GreyImage {
+    /// The image inside a border `margin` pixels wide of `value`: the quiet zone a reader needs
+    /// beside a code's first and last bars, which a photo cropped close to the code lacks.
+    public func padded(by margin: Int, value: UInt8 = 255) -> GreyImage {
+        let paddedWidth = width + 2 * margin
+        var copy = [UInt8](repeating: value, count: paddedWidth * (height + 2 * margin))
+        for row in 0..<height {
+            let target = (row + margin) * paddedWidth + margin
+            copy[target..<(target + width)] = pixels[(row * width)..<((row + 1) * width)]
+        }
+        return GreyImage(width: paddedWidth, height: height + 2 * margin, pixels: copy)
+    }
+
+    /// Dark and light swapped: codes printed light on dark read like any other.
+    public func inverted() -> GreyImage {
+        GreyImage(width: width, height: height, pixels: pixels.map { 255 - $0 })
+    }
+}

@@ -14,18 +14,14 @@ import Imaging
 ///    module, which a shrunk overview does not keep.
 /// Every reported code passed ZBar's own checks and, for retail codes, the GS1 check digit.
 final class BarcodeReader: Sendable {
-    /// For whole frames and 2-D regions: every second row and column (a code is dozens of lines tall).
-    private let frameScanners: ScannerPool
-    /// For regions turned upright: linear symbologies, every third row only.
-    private let rowScanners: ScannerPool
+    private let symbologies: Set<Symbology>
     private let locator = BarcodeLocator()
     /// A second look where the first found nothing to read: a quarter of the gradient energy
     /// finds codes printed in low contrast (on the hard set: 3 more, no false positive).
     private let faintLocator = BarcodeLocator(minimumEnergy: 100)
 
     init(symbologies: Set<Symbology>) {
-        frameScanners = ScannerPool(symbologies: symbologies, density: 2)
-        rowScanners = ScannerPool(symbologies: symbologies.filter { $0 != .qr }, density: 3, rowsOnly: true)
+        self.symbologies = symbologies
     }
 
     /// The photo's barcodes, boxes in full-resolution stored pixels.
@@ -39,10 +35,18 @@ final class BarcodeReader: Sendable {
     func read(overview pixels: GreyImage, shrink: Int,
               fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
               onPassFailed: (any Error) -> Void = { _ in }) throws -> [BarcodeReading] {
-        let whole = frameScanners.withScanner { $0.scan(pixels) }.compactMap(GTIN.reading(from:))
-        let trusted = whole.filter(Self.isTrusted)
+        // Small photos (close-ups, or photos of a code alone) are scanned along every line.
+        let scanners = Scanners(symbologies: symbologies, frameDensity: shrink == 1 ? 1 : 2)
+        let whole = scanners.frame.scan(pixels).compactMap(GTIN.reading(from:))
+            .filter { !QuietZone.isPartial($0, in: pixels) }
+        let trusted = whole.filter(Self.isTrusted).filter { !contradicted($0, in: pixels, scanners: scanners) }
         if !trusted.isEmpty { return trusted.map { $0.scaled(by: shrink) } }
-        return try readCandidates(overview: pixels, shrink: shrink, fullResolution: fullResolution, onPassFailed: onPassFailed)
+        var tried: [BarcodeCandidate] = []
+        let found = try readCandidates(overview: pixels, shrink: shrink, scanners: scanners, tried: &tried,
+                                       fullResolution: fullResolution, onPassFailed: onPassFailed)
+        if !found.isEmpty { return found }
+        return try secondLook(overview: pixels, candidates: tried, weak: whole, scanners: scanners)
+            .map { $0.scaled(by: shrink) }
     }
 
     /// A linear code read across the whole frame by fewer scan lines than this is suspect — a part
@@ -55,6 +59,23 @@ final class BarcodeReader: Sendable {
         reading.symbology == .qr || reading.quality >= trustedQuality
     }
 
+    /// True when zxing-cpp reads another code where ZBar read `reading` with few agreeing lines:
+    /// on blurred real photos ZBar misreads codes consistently enough to pass its line count and
+    /// the check digit, and zxing, binarising differently, sometimes reads the right code there.
+    /// One small zxing read per such photo.
+    private func contradicted(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) -> Bool {
+        guard reading.symbology != .qr, reading.quality < Self.confirmedQuality else { return false }
+        let box = reading.box
+        let marginX = box.width / 4 + 8, marginY = max(box.height, box.width) / 2 + 8
+        let area = PixelBox(x: box.x - marginX, y: box.y - marginY,
+                            width: box.width + 2 * marginX, height: box.height + 2 * marginY)
+            .clamped(width: pixels.width, height: pixels.height)
+        guard area.width > 0, area.height > 0 else { return false }
+        let others = scanners.zxing.scan(pixels.cropped(to: area).padded(by: 16))
+            .compactMap(GTIN.reading(from:)).filter { $0.symbology != .qr }
+        return !others.isEmpty && !others.contains { $0.productKey == reading.productKey }
+    }
+
     /// Only regions up to this long edge (overview pixels) are worth a full-resolution look: a code
     /// too fine for the overview is small there; a large region that did not read is text or pattern.
     static let smallRegionEdge = 256
@@ -65,12 +86,12 @@ final class BarcodeReader: Sendable {
     /// 0.85 to 0.92, and would each cost a partial decode for nothing.
     static let maximumLightness = 0.8
 
-    private func readCandidates(overview pixels: GreyImage, shrink: Int,
+    private func readCandidates(overview pixels: GreyImage, shrink: Int, scanners: Scanners,
+                                tried: inout [BarcodeCandidate],
                                 fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
                                 onPassFailed: (any Error) -> Void) throws -> [BarcodeReading] {
         var found: [BarcodeReading] = []
         var unread: [BarcodeCandidate] = []
-        var tried: [BarcodeCandidate] = []
         let grid = CellGrid(pixels)
         for pass in [locator, faintLocator] {
             // A photo that gave a code needs no second look. A faint region is tried unless it is
@@ -78,7 +99,7 @@ final class BarcodeReader: Sendable {
             if pass.minimumEnergy < locator.minimumEnergy && !found.isEmpty { break }
             for candidate in grid.map(pass.candidates(in:)) ?? [] where !tried.contains(where: { $0.box.covers(candidate.box) }) {
                 tried.append(candidate)
-                let readings = try read(candidate, in: pixels)
+                let readings = try read(candidate, in: pixels, scanners: scanners)
                 if readings.isEmpty && max(candidate.box.width, candidate.box.height) <= Self.smallRegionEdge
                     && pixels.lightness(of: candidate.box) <= Self.maximumLightness {
                     unread.append(candidate)
@@ -113,7 +134,7 @@ final class BarcodeReader: Sendable {
                     attempts.insert(linear, at: 0)
                 }
                 for attempt in attempts {
-                    let readings = try read(attempt, in: grey, fullResolution: true)
+                    let readings = try read(attempt, in: grey, scanners: scanners, fullResolution: true)
                     found += readings.map { $0.placed(at: placed) }
                     if !readings.isEmpty { break }
                 }
@@ -127,13 +148,14 @@ final class BarcodeReader: Sendable {
     /// Reads one candidate region of `image`: a 1-D code turned upright, enlarged and smoothed along
     /// its bars, then (in the overview only, where the direction may be off) as it is; a 2-D code
     /// enlarged in the overview, taken as it is at full resolution (its modules are large enough there).
-    private func read(_ candidate: BarcodeCandidate, in image: GreyImage, fullResolution: Bool = false) throws -> [BarcodeReading] {
+    private func read(_ candidate: BarcodeCandidate, in image: GreyImage, scanners: Scanners,
+                      fullResolution: Bool = false) throws -> [BarcodeReading] {
         let longEdge = Double(max(candidate.box.width, candidate.box.height))
         let scale = fullResolution ? (candidate.isLinear ? 2 : 1) : min(3, max(1.5, 700 / longEdge))
-        var attempts = [RegionRead(scale: scale, rows: 1, pool: frameScanners)]
+        var attempts = [RegionRead(scale: scale, rows: 1, scanner: scanners.frame)]
         if candidate.isLinear {
-            attempts = [RegionRead(scale: scale, rows: 7, pool: rowScanners)]
-            if !fullResolution { attempts.append(RegionRead(scale: scale, rows: 1, pool: frameScanners)) }
+            attempts = [RegionRead(scale: scale, rows: 7, scanner: scanners.rows)]
+            if !fullResolution { attempts.append(RegionRead(scale: scale, rows: 1, scanner: scanners.frame)) }
         }
         for attempt in attempts {
             var readings = try scan(candidate, in: image, attempt)
@@ -141,9 +163,9 @@ final class BarcodeReader: Sendable {
             // digit; it counts only when a differently prepared copy of the region reads the same.
             readings = try readings.filter { reading in
                 guard reading.symbology != .qr, reading.quality < Self.confirmedQuality else { return true }
-                for other in [RegionRead(scale: attempt.scale, rows: 5, pool: rowScanners),
-                              RegionRead(scale: attempt.scale, rows: 9, pool: rowScanners),
-                              RegionRead(scale: attempt.scale * 1.25, rows: 7, pool: rowScanners)]
+                for other in [RegionRead(scale: attempt.scale, rows: 5, scanner: scanners.rows),
+                              RegionRead(scale: attempt.scale, rows: 9, scanner: scanners.rows),
+                              RegionRead(scale: attempt.scale * 1.25, rows: 7, scanner: scanners.rows)]
                 where try scan(candidate, in: image, other).contains(where: { $0.productKey == reading.productKey }) {
                     return true
                 }
@@ -161,18 +183,36 @@ final class BarcodeReader: Sendable {
     private struct RegionRead {
         var scale: Double
         var rows: Int
-        var pool: ScannerPool
+        var scanner: BarcodeScanner
     }
 
     private func scan(_ candidate: BarcodeCandidate, in image: GreyImage, _ read: RegionRead) throws -> [BarcodeReading] {
         let region = try image.region(candidate.box, angle: candidate.angle, scale: read.scale, smoothRows: read.rows)
-        return read.pool.withScanner { $0.scan(region) }.compactMap(GTIN.reading(from:)).filter(Self.isTrusted)
+        return read.scanner.scan(region).compactMap(GTIN.reading(from:)).filter(Self.isTrusted)
+    }
+}
+
+/// The decoders one photo is read with. The ZBar scanners are made for that photo alone: a scanner
+/// keeps decoder state from image to image, and scanners pooled across photos made a photo's reads
+/// depend, rarely, on which photos a worker had read before it.
+struct Scanners {
+    /// Whole frames and 2-D regions: every `frameDensity`-th row and column.
+    let frame: BarcodeScanner
+    /// Regions turned upright: linear symbologies, every third row only.
+    let rows: BarcodeScanner
+    /// The second decoder, for photos ZBar read nothing in (stateless).
+    let zxing: ZXingScanner
+
+    init(symbologies: Set<Symbology>, frameDensity: Int) {
+        frame = BarcodeScanner(symbologies: symbologies, density: frameDensity)
+        rows = BarcodeScanner(symbologies: symbologies.filter { $0 != .qr }, density: 3, rowsOnly: true)
+        zxing = ZXingScanner(symbologies: symbologies)
     }
 }
 
 extension BarcodeReading {
     /// The reading located at `box` (a region read out of context has only region coordinates).
-    fileprivate func placed(at box: PixelBox) -> BarcodeReading {
+    func placed(at box: PixelBox) -> BarcodeReading {
         var copy = self
         copy.box = box
         return copy

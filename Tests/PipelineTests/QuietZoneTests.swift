@@ -1,0 +1,42 @@
+import Catalog
+import Imaging
+@testable import Pipeline
+import TestSupport
+import XCTest
+
+/// A retail code's read must have light space beside its ends: bars continuing there mean the
+/// decoder read a part of a larger code.
+final class QuietZoneTests: XCTestCase {
+    /// 95 modules of 3 px (an EAN-13's span) of alternating bars, 20 modules of white either side.
+    let code = GreyImage(width: 135 * 3, height: 60) { x, _ in
+        let module = x / 3 - 20
+        return (0..<95).contains(module) && module % 2 == 0 ? 0 : 255
+    }
+
+    func reading(_ symbology: Symbology, fromModule first: Int, modules: Int) -> BarcodeReading {
+        BarcodeReading(symbology: symbology, text: "", gtin13: nil, quality: 10,
+                       box: PixelBox(x: (20 + first) * 3, y: 20, width: modules * 3, height: 20))
+    }
+
+    func testIsPartial_readOfTheWholeCode_isNot() {
+        XCTAssertFalse(QuietZone.isPartial(reading(.ean13, fromModule: 0, modules: 95), in: code))
+    }
+
+    func testIsPartial_readOfItsRightHalfOrAUPCEInside_is() {
+        // The two ways ZBar misread blurred UPC-As on the real photos.
+        XCTAssertTrue(QuietZone.isPartial(reading(.ean13, fromModule: 46, modules: 49), in: code))
+        XCTAssertTrue(QuietZone.isPartial(reading(.upcE, fromModule: 0, modules: 51), in: code))
+    }
+
+    func testIsPartial_codeCutByTheFrame_isNotJudged() {
+        // Nothing to test beyond the image's edge: a photo cropped close to the code passes.
+        let cropped = code.cropped(to: PixelBox(x: 60, y: 0, width: 95 * 3, height: 60))
+        let whole = BarcodeReading(symbology: .ean13, text: "", gtin13: nil, quality: 10,
+                                   box: PixelBox(x: 0, y: 20, width: 95 * 3, height: 20))
+        XCTAssertFalse(QuietZone.isPartial(whole, in: cropped))
+    }
+
+    func testIsPartial_codesWithoutAFixedLength_areNotJudged() {
+        XCTAssertFalse(QuietZone.isPartial(reading(.code128, fromModule: 46, modules: 49), in: code))
+    }
+}
