@@ -7,4 +7,16 @@ public struct DecodedPhoto: Sendable {
     /// How many original pixels one overview pixel spans, each way.
     public var shrink: Int
     public var thumbnail: Thumbnail
+    /// The grey pixels at full resolution, when the photo was shrunk after decoding (formats without
+    /// shrink-on-load: HEIC, PNG, WebP…) and so is in memory anyway; a JPEG's are decoded again by
+    /// region (`JPEGRegion`) instead.
+    public var fullResolution: GreyImage?
+
+    /// The grey pixels of `box` (full-resolution coordinates) and the rectangle they cover: from
+    /// `fullResolution` when the decode kept it, else decoded again from the JPEG `bytes`.
+    public func fullResolution(_ box: PixelBox, from bytes: [UInt8]) throws(ImageError) -> (pixels: GreyImage, origin: PixelBox) {
+        guard let full = fullResolution else { return try JPEGRegion.grey(bytes, box: box) }
+        let inside = box.clamped(width: full.width, height: full.height)
+        return (full.cropped(to: inside), inside)
+    }
 }

@@ -22,15 +22,7 @@ final class CommitPlannerTests: XCTestCase {
     }
 
     private func photo(_ name: String, hash: String, at seconds: Double = 0, barcode: BarcodeReading? = nil) -> AnalysedPhoto {
-        AnalysedPhoto(
-            file: file(name), sha256: hash, byteSize: 100, format: .jpeg, width: 40, height: 30, orientation: 1,
-            make: nil, model: nil,
-            time: CaptureTime(utc: 1_800_000_000 + seconds, offsetSeconds: 0, hasFraction: false, source: .exif),
-            barcodes: barcode.map { [$0] } ?? [],
-            quality: PhotoQuality(measuring: GreyImage(width: 8, height: 8) { x, y in UInt8((x * y * 13) % 256) },
-                                  barcodes: barcode.map { [$0] } ?? []),
-            thumbnail: StagedThumbnail(path: "/lib/.staging/\(name).jpg", width: 40, height: 30),
-            source: FileIdentity(size: 100, modifiedSeconds: 1, modifiedNanoseconds: 0, device: 1, inode: 1))
+        makeAnalysedPhoto(file(name), hash: hash, at: seconds, barcodes: barcode.map { [$0] } ?? [])
     }
 
     private func set(_ outcomes: [PhotoOutcome], contextFile: String? = nil) -> PhotoSet {

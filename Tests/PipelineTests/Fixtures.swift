@@ -103,3 +103,17 @@ print(json.dumps({name: hashlib.sha256(open(os.path.join(out, name), "rb").read(
 func makeDetachedTemporaryFolder() throws -> String {
     try TemporaryFolder.make("PipelineTests").path
 }
+
+/// A photo as the analysis stage would give it: 40×30, taken `seconds` after a fixed instant.
+func makeAnalysedPhoto(_ file: InboxFile, hash: String, at seconds: Double = 0, barcodes: [BarcodeReading] = [],
+                       unconfirmed: [BarcodeReading] = []) -> AnalysedPhoto {
+    AnalysedPhoto(
+        file: file, sha256: hash, byteSize: 100, format: .jpeg, width: 40, height: 30, orientation: 1,
+        make: nil, model: nil,
+        time: CaptureTime(utc: 1_800_000_000 + seconds, offsetSeconds: 0, hasFraction: false, source: .exif),
+        barcodes: barcodes, unconfirmedBarcodes: unconfirmed,
+        quality: PhotoQuality(measuring: GreyImage(width: 8, height: 8) { x, y in UInt8((x * y * 13) % 256) },
+                              barcodes: barcodes),
+        thumbnail: StagedThumbnail(path: "/lib/.staging/\(file.relativePath).jpg", width: 40, height: 30),
+        source: FileIdentity(size: 100, modifiedSeconds: 1, modifiedNanoseconds: 0, device: 1, inode: 1))
+}

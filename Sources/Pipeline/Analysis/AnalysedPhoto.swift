@@ -15,6 +15,9 @@ public struct AnalysedPhoto: Sendable {
     public var time: CaptureTime
     /// Every valid barcode read, best first.
     public var barcodes: [BarcodeReading]
+    /// Linear codes read once by the second look only: they count when another photo of the set
+    /// reads them too (`SetEvidence`), and are dropped otherwise.
+    public var unconfirmedBarcodes: [BarcodeReading] = []
     public var quality: PhotoQuality
     public var thumbnail: StagedThumbnail
     /// The file as it was read, to notice a change before the photo is committed.

@@ -46,12 +46,13 @@ public final class PhotoAnalyzer: Sendable {
         let sha256 = snapshot.sha256
         if let existing = catalogued(sha256) { return .catalogued(file, existing: existing) }
         let decoded = try decoder.decode(snapshot.bytes)
-        let barcodes = Self.deduplicated(try reader.read(overview: decoded.overview, shrink: decoded.shrink) { box in
-            try JPEGRegion.grey(snapshot.bytes, box: box)
+        let reads = try reader.readAll(overview: decoded.overview, shrink: decoded.shrink) { box in
+            try decoded.fullResolution(box, from: snapshot.bytes)
         } onPassFailed: { [logger] error in
             logger.warning("full-resolution barcode pass failed; the photo keeps what its overview gave",
                            metadata: ["file": "\(file.setName)/\(file.relativePath)", "error": "\(error)"])
-        })
+        }
+        let barcodes = Self.deduplicated(reads.confirmed)
         let header = decoded.header
         let exif = header.exif
         let time = CaptureTime.fromExif(dateTime: exif?.dateTimeOriginal, subSeconds: exif?.subSecTimeOriginal,
@@ -62,6 +63,7 @@ public final class PhotoAnalyzer: Sendable {
             file: file, sha256: sha256, byteSize: snapshot.size, format: header.format,
             width: upright.width, height: upright.height, orientation: header.orientation,
             make: exif?.make, model: exif?.model, time: time, barcodes: barcodes,
+            unconfirmedBarcodes: Self.deduplicated(reads.unconfirmed),
             quality: PhotoQuality(measuring: try decoded.overview.shrunk(toLongEdge: PhotoQuality.measureEdge),
                                   barcodes: barcodes),
             thumbnail: try stage(decoded.thumbnail), source: snapshot.identity))

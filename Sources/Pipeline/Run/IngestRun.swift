@@ -139,7 +139,7 @@ public final class IngestRun: Sendable {
     /// Stages 2 and 3: sorts out the set's new photos, groups them into captures, and plans the commit.
     func plan(_ set: PhotoSet, _ outcomes: [PhotoOutcome], runId: Int64?, committer: SetCommitter) throws -> CommitPlan {
         let triage = planner.triage(outcomes, known: try committer.knownPhotos(among: outcomes))
-        let captures = grouper.group(triage.newPhotos)
+        let captures = grouper.group(SetEvidence.confirmed(triage.newPhotos))
         return planner.plan(set, triage: triage, captures: captures, context: set.readContext(), runId: runId)
     }
 

@@ -17,7 +17,7 @@ extension BarcodeReader {
     static let secondLookPixels = 640 * 480
 
     func secondLook(overview pixels: GreyImage, candidates: [BarcodeCandidate], weak: [BarcodeReading],
-                    scanners: Scanners) throws -> [BarcodeReading] {
+                    scanners: Scanners) throws -> Evidence {
         var evidence = Evidence()
         for reading in weak { evidence.add(reading, from: Evidence.Source(decoder: "ZBar", copy: "as it is")) }
         for copy in try Self.copies(of: pixels, candidates: candidates) {
@@ -33,7 +33,7 @@ extension BarcodeReader {
             }
             if !evidence.accepted.isEmpty { break }
         }
-        return evidence.accepted
+        return evidence
     }
 
     /// One prepared copy: how to make it (only when it is reached), and how its boxes map back to
@@ -122,11 +122,15 @@ struct Evidence {
     }
 
     var accepted: [BarcodeReading] {
-        order.compactMap { key in
-            let reading = first[key]!
-            let sources = sources[key]!
-            let counts = reading.symbology == .qr || sources.count >= 2
-            return counts ? reading : nil
-        }
+        order.compactMap { counts($0) ? first[$0] : nil }
+    }
+
+    /// The linear codes read once: not enough alone, but a second photo of the set may read them.
+    var unconfirmed: [BarcodeReading] {
+        order.compactMap { counts($0) ? nil : first[$0] }
+    }
+
+    private func counts(_ key: String) -> Bool {
+        first[key]!.symbology == .qr || sources[key]!.count >= 2
     }
 }

@@ -35,18 +35,27 @@ final class BarcodeReader: Sendable {
     func read(overview pixels: GreyImage, shrink: Int,
               fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
               onPassFailed: (any Error) -> Void = { _ in }) throws -> [BarcodeReading] {
+        try readAll(overview: pixels, shrink: shrink, fullResolution: fullResolution, onPassFailed: onPassFailed).confirmed
+    }
+
+    /// The photo's barcodes as `read` gives them, and the linear codes the second look read only
+    /// once, which count when another photo of the set reads them too (`SetEvidence`).
+    func readAll(overview pixels: GreyImage, shrink: Int,
+                 fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
+                 onPassFailed: (any Error) -> Void = { _ in }) throws -> PhotoBarcodes {
         // Small photos (close-ups, or photos of a code alone) are scanned along every line.
         let scanners = Scanners(symbologies: symbologies, frameDensity: shrink == 1 ? 1 : 2)
         let whole = scanners.frame.scan(pixels).compactMap(GTIN.reading(from:))
             .filter { !QuietZone.isPartial($0, in: pixels) }
         let trusted = whole.filter(Self.isTrusted).filter { !contradicted($0, in: pixels, scanners: scanners) }
-        if !trusted.isEmpty { return trusted.map { $0.scaled(by: shrink) } }
+        if !trusted.isEmpty { return PhotoBarcodes(confirmed: trusted.map { $0.scaled(by: shrink) }) }
         var tried: [BarcodeCandidate] = []
         let found = try readCandidates(overview: pixels, shrink: shrink, scanners: scanners, tried: &tried,
                                        fullResolution: fullResolution, onPassFailed: onPassFailed)
-        if !found.isEmpty { return found }
-        return try secondLook(overview: pixels, candidates: tried, weak: whole, scanners: scanners)
-            .map { $0.scaled(by: shrink) }
+        if !found.isEmpty { return PhotoBarcodes(confirmed: found) }
+        let evidence = try secondLook(overview: pixels, candidates: tried, weak: whole, scanners: scanners)
+        return PhotoBarcodes(confirmed: evidence.accepted.map { $0.scaled(by: shrink) },
+                             unconfirmed: evidence.accepted.isEmpty ? evidence.unconfirmed.map { $0.scaled(by: shrink) } : [])
     }
 
     /// A linear code read across the whole frame by fewer scan lines than this is suspect — a part
@@ -190,6 +199,14 @@ final class BarcodeReader: Sendable {
         let region = try image.region(candidate.box, angle: candidate.angle, scale: read.scale, smoothRows: read.rows)
         return read.scanner.scan(region).compactMap(GTIN.reading(from:)).filter(Self.isTrusted)
     }
+}
+
+/// What one photo's barcodes are.
+struct PhotoBarcodes: Equatable {
+    /// The codes that count.
+    var confirmed: [BarcodeReading]
+    /// Linear codes read once by the second look (and nothing confirmed on the photo).
+    var unconfirmed: [BarcodeReading] = []
 }
 
 /// The decoders one photo is read with. The ZBar scanners are made for that photo alone: a scanner
