@@ -1,13 +1,13 @@
 extension GreyImage {
     /// The image with its edges steepened (unsharp masking: each pixel pushed away from the mean of
-    /// the (2·radius+1)² square around it by `amount` times the difference), against the blur that
-    /// merges a code's narrow bars and spaces.
-    public func sharpened(radius: Int = 2, amount: Double = 1.5) -> GreyImage {
+    /// the (2·radius+1)² square around it by 1.5 times the difference), against the blur that merges
+    /// a code's narrow bars and spaces.
+    public func sharpened(radius: Int = 2) -> GreyImage {
         let blurred = boxBlurred(radius: radius)
         var out = [UInt8](repeating: 0, count: pixels.count)
         for index in pixels.indices {
-            let value = Double(pixels[index]) + amount * (Double(pixels[index]) - Double(blurred[index]))
-            out[index] = UInt8(clamping: Int(value.rounded()))
+            let pixel = Int(pixels[index])
+            out[index] = UInt8(clamping: pixel + (pixel - Int(blurred[index])) * 3 / 2)
         }
         return GreyImage(width: width, height: height, pixels: out)
     }

@@ -19,16 +19,18 @@ extension BarcodeReader {
     func secondLook(overview pixels: GreyImage, candidates: [BarcodeCandidate], weak: [BarcodeReading],
                     scanners: Scanners) throws -> Evidence {
         var evidence = Evidence()
-        for reading in weak { evidence.add(reading, from: Evidence.Source(decoder: "ZBar", copy: "as it is")) }
+        for reading in weak { evidence.add(reading, from: Evidence.Source(decoder: "ZBar", view: "×1")) }
         for copy in try Self.copies(of: pixels, candidates: candidates) {
             let image = try copy.image()
             let whole = { (reading: BarcodeReading) in !QuietZone.isPartial(reading, in: image) }
             for reading in scanners.zxing.scan(image).compactMap(GTIN.reading(from:)).filter(whole) {
-                evidence.add(reading.placed(at: copy.place(reading.box)), from: Evidence.Source(decoder: "zxing", copy: copy.name))
+                evidence.add(reading.placed(at: copy.place(reading.box)), from: Evidence.Source(decoder: "zxing", view: copy.view))
             }
             if copy.withZBar {
+                // Every line, also of enlarged copies: scanning those at every second line instead
+                // (as many lines per original pixel) let ZBar confirm its own misreads at two scales.
                 for reading in scanners.frame.scan(image).compactMap(GTIN.reading(from:)).filter(whole) {
-                    evidence.add(reading.placed(at: copy.place(reading.box)), from: Evidence.Source(decoder: "ZBar", copy: copy.name))
+                    evidence.add(reading.placed(at: copy.place(reading.box)), from: Evidence.Source(decoder: "ZBar", view: copy.view))
                 }
             }
             if !evidence.accepted.isEmpty { break }
@@ -39,7 +41,9 @@ extension BarcodeReader {
     /// One prepared copy: how to make it (only when it is reached), and how its boxes map back to
     /// the overview.
     struct PreparedCopy {
-        var name: String
+        /// What a decoder sees in it, for telling independent reads apart (`Evidence`): its scale,
+        /// or its polarity; sharpening or stretching the levels at one scale does not count.
+        var view: String
         var withZBar: Bool
         var image: () throws -> GreyImage
         var place: (PixelBox) -> PixelBox
@@ -57,25 +61,25 @@ extension BarcodeReader {
                          width: Int(Double(box.width) / scale), height: Int(Double(box.height) / scale))
                     .clamped(width: pixels.width, height: pixels.height)
             }
-            // "as it is": padding changes what the decoders see only at the frame's edge, so a
-            // read of the padded copy is not independent of one of the overview.
-            copies.append(PreparedCopy(name: "as it is", withZBar: true,
+            // Padding changes what the decoders see only at the frame's edge: a read of the padded
+            // copy is not independent of one of the overview (both "×1").
+            copies.append(PreparedCopy(view: "×1", withZBar: true,
                                        image: { pixels.padded(by: margin) }, place: { unpad($0, 1) }))
             for scale in [2.0, 3.0, 1.5] where Double(area) * scale * scale <= 4 * Double(secondLookPixels) {
-                copies.append(PreparedCopy(name: "×\(scale)", withZBar: true, image: {
+                copies.append(PreparedCopy(view: "×\(scale)", withZBar: true, image: {
                     let padded = pixels.padded(by: margin)
                     return try padded.region(PixelBox(x: 0, y: 0, width: padded.width, height: padded.height),
                                              angle: 0, scale: scale, smoothRows: 1)
                 }, place: { unpad($0, scale) }))
             }
-            copies.append(PreparedCopy(name: "sharpened ×2", withZBar: true, image: {
+            copies.append(PreparedCopy(view: "×2.0", withZBar: true, image: {
                 let padded = pixels.padded(by: margin)
                 return try padded.region(PixelBox(x: 0, y: 0, width: padded.width, height: padded.height),
                                          angle: 0, scale: 2, smoothRows: 1).sharpened()
             }, place: { unpad($0, 2) }))
-            copies.append(PreparedCopy(name: "stretched", withZBar: true,
+            copies.append(PreparedCopy(view: "×1", withZBar: true,
                                        image: { pixels.stretched().padded(by: margin) }, place: { unpad($0, 1) }))
-            copies.append(PreparedCopy(name: "inverted", withZBar: true,
+            copies.append(PreparedCopy(view: "inverted", withZBar: true,
                                        image: { pixels.inverted().padded(by: margin) }, place: { unpad($0, 1) }))
         }
         // Regions about half ink only, as for the full-resolution pass: logos and lines of text on
@@ -83,7 +87,7 @@ extension BarcodeReader {
         for candidate in candidates where (!candidate.box.covers(whole) || area > secondLookPixels)
             && pixels.lightness(of: candidate.box) <= BarcodeReader.maximumLightness {
             let scale = min(3, max(1.5, 700 / Double(max(candidate.box.width, candidate.box.height))))
-            copies.append(PreparedCopy(name: "region", withZBar: false, image: {
+            copies.append(PreparedCopy(view: "region", withZBar: false, image: {
                 try pixels.region(candidate.box, angle: candidate.isLinear ? candidate.angle : 0, scale: scale, smoothRows: 1)
             }, place: { _ in candidate.box }))
         }
@@ -96,19 +100,19 @@ extension BarcodeReader {
 /// A QR code counts at once: its Reed–Solomon code corrects errors and detects the rest, so a
 /// misread that decodes is all but impossible. A linear code has only its check digit, which one
 /// misread in ten passes: it counts when read twice independently — by the two decoders, or by one
-/// decoder on two copies prepared differently (scale, polarity, sharpness; a border alone changes
-/// nothing). Not once, however many scan lines agreed: a sharpened copy of a blurred code gave a
-/// misread 46 lines agreed on. Reads of a part of a code were dropped before (`QuietZone`):
+/// decoder at two scales or polarities. Not by one decoder on a sharpened or stretched copy of the
+/// same scale (ZBar repeated its misreads there), nor once however many scan lines agreed (a
+/// sharpened copy of a blurred code gave a misread 46 lines agreed on). Reads of a part of a code were dropped before (`QuietZone`):
 /// a decoder repeats those at every scale. On the real photos every wrong read left was read once.
 struct Evidence {
-    /// Per code: the decoders and copies it was read by, as (decoder, copy).
+    /// Per code: the decoders and views it was read by.
     private var sources: [String: Set<Source>] = [:]
     private var first: [String: BarcodeReading] = [:]
     private var order: [String] = []
 
     struct Source: Hashable {
         var decoder: String
-        var copy: String
+        var view: String
     }
 
     mutating func add(_ reading: BarcodeReading, from source: Source) {
