@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+/// How many products the catalogue knows, and how many captures find one.
+public struct ProductStats: Sendable, Equatable {
+    /// Products from dumps and entered by hand (their own rows, not the copies of 8-digit codes).
+    public var fromDumps: Int
+    public var manual: Int
+    /// The newest `lastModified` of a dump row: how recent the imported dump is.
+    public var newestModified: Int64?
+    public var capturesWithProduct: Int
+    public var capturesWithoutProduct: Int
+}
+
+extension Catalogue {
+    /// The columns of `product` in the order `upsertProducts` binds them.
+    private static let productColumns = [
+        "gtin14", "code", "name", "brands", "quantity", "serving_size", "nutriscore_grade", "nova_group", "categories",
+        "energy_kcal", "fat", "saturated_fat", "carbohydrates", "sugars", "fiber", "proteins", "salt",
+        "last_modified", "source", "alias_of",
+    ]
+
+    /// Insert or update; an update happens only where the row is not manual (or `replaceManual`, the
+    /// last argument, is set), a copy never overwrites a product's own row, and an older dump row
+    /// never overwrites a newer one.
+    private static let upsertSQL = """
+        INSERT INTO product (\(productColumns.joined(separator: ", ")))
+        VALUES (\(productColumns.map { _ in "?" }.joined(separator: ", ")))
+        ON CONFLICT (gtin14) DO UPDATE SET
+            \(productColumns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        WHERE (product.source = 'off' OR ?)
+          AND (excluded.alias_of IS NULL OR product.alias_of IS NOT NULL)
+          AND ((excluded.alias_of IS NULL AND product.alias_of IS NOT NULL)
+               OR ifnull(excluded.last_modified, 0) >= ifnull(product.last_modified, 0))
+        """
+
+    /// Stores `products` in one transaction, each inserted or updated as `upsertSQL` allows, through
+    /// one prepared statement. Returns how many of the products' own rows (not copies) were written;
+    /// the others were kept (manual, or newer). Throws `CatalogError.storageFailed` for a full disk.
+    public func upsertProducts(_ products: [Product], replaceManual: Bool) throws -> Int {
+        try mappingStorageErrors {
+            try writer.write { db in
+                let statement = try db.cachedStatement(sql: Self.upsertSQL)
+                var written = 0
+                for product in products {
+                    statement.setUncheckedArguments(StatementArguments(Self.values(of: product) + [replaceManual]))
+                    try statement.execute()
+                    if product.aliasOf == nil, db.changesCount > 0 { written += 1 }
+                }
+                return written
+            }
+        }
+    }
+
+    /// A product's values in `productColumns` order.
+    private static func values(of product: Product) -> [(any DatabaseValueConvertible)?] {
+        [
+            product.gtin14, product.code, product.name, product.brands, product.quantity, product.servingSize,
+            product.nutriscoreGrade, product.novaGroup, product.categories, product.energyKcal, product.fat,
+            product.saturatedFat, product.carbohydrates, product.sugars, product.fiber, product.proteins, product.salt,
+            product.lastModified, product.source, product.aliasOf,
+        ]
+    }
+
+    /// The product one of `keys` (GTIN-14s, most likely first) names: a product's own row before a
+    /// copy; nil when none does.
+    public func product(gtin14Keys keys: [String]) throws -> Product? {
+        try read { db in
+            let found = try Product.filter(keys.contains(Column("gtin14"))).fetchAll(db)
+            return keys.lazy.compactMap { key in found.first { $0.gtin14 == key } }
+                .min { ($0.aliasOf == nil ? 0 : 1) < ($1.aliasOf == nil ? 0 : 1) }
+        }
+    }
+
+    /// The products of captures with these GTIN-13s (as `Capture.gtin13` holds them), keyed by GTIN-13.
+    public func products(forGTIN13s codes: some Sequence<String>) throws -> [String: Product] {
+        let keys = Array(Set(codes.map { "0" + $0 }))
+        return try read { db in
+            var found: [String: Product] = [:]
+            for start in stride(from: 0, to: keys.count, by: Self.hashChunkSize) {
+                let chunk = keys[start ..< min(start + Self.hashChunkSize, keys.count)]
+                for product in try Product.filter(chunk.contains(Column("gtin14"))).fetchAll(db) {
+                    found[String(product.gtin14.dropFirst())] = product
+                }
+            }
+            return found
+        }
+    }
+
+    /// The GTIN-14 of every catalogued capture's code, for an import of only those products.
+    public func capturedGTIN14s() throws -> Set<String> {
+        try read { db in
+            var keys = Set<String>()
+            let codes = try String.fetchCursor(db, sql: "SELECT DISTINCT '0' || gtin13 FROM capture WHERE gtin13 IS NOT NULL")
+            while let code = try codes.next() { keys.insert(code) }
+            return keys
+        }
+    }
+
+    /// Products stored, the dump's date, and captures with and without a product.
+    public func productStats() throws -> ProductStats {
+        try read { db in
+            let products = try Row.fetchOne(db, sql: """
+                SELECT ifnull(sum(source = 'off'), 0), ifnull(sum(source = 'manual'), 0),
+                       max(CASE WHEN source = 'off' THEN last_modified END)
+                FROM product WHERE alias_of IS NULL
+                """)!
+            let captures = try Row.fetchOne(db, sql: """
+                SELECT count(*), count(product.gtin14)
+                FROM capture LEFT JOIN product ON product.gtin14 = '0' || capture.gtin13
+                """)!
+            let total: Int = captures[0], matched: Int = captures[1]
+            return ProductStats(fromDumps: products[0], manual: products[1], newestModified: products[2],
+                                capturesWithProduct: matched, capturesWithoutProduct: total - matched)
+        }
+    }
+}
