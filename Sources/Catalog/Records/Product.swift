@@ -59,3 +59,14 @@ public enum ProductSource: String, Codable, Sendable, CaseIterable {
     /// `ingest products set`: never replaced by an import unless it is asked to.
     case manual
 }
+
+extension Capture {
+    /// What a capture without product data is called: `Product (2026-11-21 14:03)`, its capture time
+    /// to the minute, as the capture's own clock read it.
+    public var fallbackProductName: String { Self.fallbackProductName(capturedAt: capturedAt) }
+
+    /// The fallback name for a capture taken at `capturedAt` (ISO 8601).
+    public static func fallbackProductName(capturedAt: String) -> String {
+        "Product (\(capturedAt.prefix(16).replacingOccurrences(of: "T", with: " ")))"
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+extension Ingest {
+    /// `ingest products`: what each barcode's product is, from an Open Food Facts dump or by hand.
+    struct Products: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Imports, shows and corrects product data (name, brand, nutrition) for barcodes.",
+            discussion: """
+                Products come from an Open Food Facts dump (ingest products import) or are entered by hand \
+                (ingest products set). Captures show the product of their barcode wherever they are listed.
+                """,
+            subcommands: [ImportDump.self, ShowProduct.self, Stats.self, SetProduct.self]
+        )
+    }
+}
