@@ -49,7 +49,7 @@ final class ListShowDeleteTests: XCTestCase {
         let capture = try XCTUnwrap(listed.first)
         XCTAssertEqual(Set(capture.keys), [
             "id", "setName", "capturedAt", "timeSource", "barcode", "symbology", "gtin13", "photoCount", "quality",
-            "rating", "agentId", "agentName", "agentNameAtCapture", "requestId", "note", "createdAt",
+            "rating", "agentId", "agentName", "agentNameAtCapture", "requestId", "note", "createdAt", "product",
         ])
         XCTAssertTrue(capture["barcode"] is NSNull, "absent values are null, never left out")
         XCTAssertEqual(capture["photoCount"] as? Int, 2)
