@@ -11,7 +11,7 @@ extension Ingest.Products {
             abstract: "Imports an Open Food Facts dump (CSV export or JSONL, optionally gzipped) into the catalogue.",
             discussion: """
                 The format is told from the file's bytes, not its name. Malformed lines are counted and \
-                skipped (--strict: the first one stops the import). Products are written 5000 to a \
+                skipped (--strict: the first one stops the import). Products are written 10,000 to a \
                 transaction: an import that stops early keeps the batches before it, and importing the file \
                 again finishes the job. A file that is not a dump changes nothing. Rows entered with \
                 ingest products set are kept unless --replace-manual is given. Exit codes: 0 imported; 1 the \

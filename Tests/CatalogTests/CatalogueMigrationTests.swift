@@ -111,7 +111,7 @@ final class CatalogueMigrationTests: XCTestCase {
                       "orientation", "make", "model", "taken_at", "taken_utc", "time_source", "sharpness",
                       "contrast", "brightness", "decode_confidence", "quality", "rating", "original_modified"],
             "barcode_hit": ["id", "photo_id", "symbology", "text", "gtin13", "quality", "x", "y", "width", "height"],
-            "product": ["gtin14", "code", "name", "brands", "quantity", "serving_size", "nutriscore_grade", "nova_group",
+            "product": ["id", "gtin14", "code", "name", "brands", "quantity", "serving_size", "nutriscore_grade", "nova_group",
                         "categories", "energy_kcal", "fat", "saturated_fat", "carbohydrates", "sugars", "fiber", "proteins",
                         "salt", "last_modified", "source", "alias_of"],
         ]

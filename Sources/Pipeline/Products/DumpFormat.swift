@@ -13,25 +13,39 @@ protocol DumpFormat: AnyObject {
 
 /// The fields both formats share: Open Food Facts' names, and the product property each goes to.
 enum OFFField {
-    /// Text fields, each read from the first of its names with a value.
-    static var texts: [(names: [String], property: WritableKeyPath<Product, String?>)] {
-        [
-            (["product_name", "product_name_en", "generic_name"], \.name),
-            (["brands"], \.brands),
-            (["quantity"], \.quantity),
-            (["serving_size"], \.servingSize),
-            (["nutriscore_grade"], \.nutriscoreGrade),
-            (["categories_en", "categories"], \.categories),
-        ]
+    /// Text fields, each read from the first of its names with a value, in the order `setTexts` sets them.
+    static let texts: [[String]] = [
+        ["product_name", "product_name_en", "generic_name"], ["brands"], ["quantity"], ["serving_size"],
+        ["nutriscore_grade"], ["categories_en", "categories"],
+    ]
+
+    /// Nutrition per 100 g, in the order `setNutrients` sets them.
+    static let nutrients = [
+        "energy-kcal_100g", "fat_100g", "saturated-fat_100g", "carbohydrates_100g", "sugars_100g", "fiber_100g",
+        "proteins_100g", "salt_100g",
+    ]
+
+    /// Sets the product's text properties from `value(i)`, the value of `texts[i]`. Plain
+    /// assignments: a key path's write costs more than the rest of the field, millions of times.
+    static func setTexts(of product: inout Product, _ value: (Int) throws -> String?) rethrows {
+        product.name = try value(0)
+        product.brands = try value(1)
+        product.quantity = try value(2)
+        product.servingSize = try value(3)
+        product.nutriscoreGrade = try value(4)
+        product.categories = try value(5)
     }
 
-    /// Nutrition per 100 g.
-    static var nutrients: [(name: String, property: WritableKeyPath<Product, Double?>)] {
-        [
-            ("energy-kcal_100g", \.energyKcal), ("fat_100g", \.fat), ("saturated-fat_100g", \.saturatedFat),
-            ("carbohydrates_100g", \.carbohydrates), ("sugars_100g", \.sugars), ("fiber_100g", \.fiber),
-            ("proteins_100g", \.proteins), ("salt_100g", \.salt),
-        ]
+    /// Sets the product's nutrition from `value(i)`, the value of `nutrients[i]`.
+    static func setNutrients(of product: inout Product, _ value: (Int) throws -> Double?) rethrows {
+        product.energyKcal = try value(0)
+        product.fat = try value(1)
+        product.saturatedFat = try value(2)
+        product.carbohydrates = try value(3)
+        product.sugars = try value(4)
+        product.fiber = try value(5)
+        product.proteins = try value(6)
+        product.salt = try value(7)
     }
 
     /// NOVA group 1…4 from a number; other values are no group.

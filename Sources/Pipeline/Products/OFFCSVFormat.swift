@@ -9,8 +9,10 @@ final class OFFCSVFormat: DumpFormat {
     private let maximumRecord: Int
     private let fieldCount: Int
     private let codeColumn: Int
-    private let texts: [(columns: [Int], property: WritableKeyPath<Product, String?>)]
-    private let nutrients: [(column: Int, property: WritableKeyPath<Product, Double?>)]
+    /// Each text property's columns, the first with a value wins, in `OFFField.texts` order.
+    private let texts: [[Int]]
+    /// Each nutrient's column, in `OFFField.nutrients` order.
+    private let nutrients: [Int?]
     private let novaColumn: Int?
     private let modifiedColumn: Int?
     private var fields = TabSeparatedFields()
@@ -33,8 +35,8 @@ final class OFFCSVFormat: DumpFormat {
         self.maximumRecord = maximumRecord
         fieldCount = fields.count
         codeColumn = code
-        texts = OFFField.texts.map { field in (field.names.compactMap { columns[$0] }, field.property) }
-        nutrients = OFFField.nutrients.compactMap { field in columns[field.name].map { ($0, field.property) } }
+        texts = OFFField.texts.map { names in names.compactMap { columns[$0] } }
+        nutrients = OFFField.nutrients.map { columns[$0] }
         novaColumn = columns["nova_group"]
         modifiedColumn = columns["last_modified_t"]
         joined = .allocate(capacity: maximumRecord)
@@ -79,17 +81,13 @@ final class OFFCSVFormat: DumpFormat {
     }
 
     func fill(_ product: inout Product) throws {
-        for (columns, property) in texts {
-            for column in columns {
-                if let text = try fields.string(column) {
-                    product[keyPath: property] = text
-                    break
-                }
+        try OFFField.setTexts(of: &product) { field in
+            for column in texts[field] {
+                if let text = try fields.string(column) { return text }
             }
+            return nil
         }
-        for (column, property) in nutrients {
-            product[keyPath: property] = try fields.number(column)
-        }
+        try OFFField.setNutrients(of: &product) { nutrient in try nutrients[nutrient].flatMap(fields.number) }
         product.novaGroup = try novaColumn.flatMap { OFFField.novaGroup(try fields.number($0)) }
         product.lastModified = try modifiedColumn.flatMap { OFFField.time(try fields.number($0)) }
     }

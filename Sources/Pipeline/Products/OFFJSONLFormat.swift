@@ -29,8 +29,8 @@ final class OFFJSONLFormat: DumpFormat {
     }
 
     func fill(_ product: inout Product) throws {
-        for (names, property) in OFFField.texts {
-            product[keyPath: property] = try names.lazy.compactMap { try Self.text(self.object[$0]) }.first
+        try OFFField.setTexts(of: &product) { field in
+            try OFFField.texts[field].lazy.compactMap { try Self.text(self.object[$0]) }.first
         }
         if product.name == nil {
             product.name = try object.keys.sorted().filter { $0.hasPrefix("product_name_") }
@@ -40,8 +40,8 @@ final class OFFJSONLFormat: DumpFormat {
             product.categories = tags.joined(separator: ",")
         }
         let nutriments = object["nutriments"] as? [String: Any] ?? [:]
-        for (name, property) in OFFField.nutrients {
-            product[keyPath: property] = try Self.number(nutriments[name], name)
+        try OFFField.setNutrients(of: &product) { nutrient in
+            try Self.number(nutriments[OFFField.nutrients[nutrient]], OFFField.nutrients[nutrient])
         }
         product.novaGroup = OFFField.novaGroup(try Self.number(object["nova_group"], "nova_group"))
         product.lastModified = OFFField.time(try Self.number(object["last_modified_t"], "last_modified_t"))

@@ -7,7 +7,7 @@ public struct ProductImportOptions: Sendable {
     /// Rows entered by hand (`products set`) are overwritten too.
     public var replaceManual = false
     /// Products written per transaction.
-    public var batchSize = 5000
+    public var batchSize = 10_000
 
     public init(strict: Bool = false, onlyCatalogued: Bool = false, replaceManual: Bool = false) {
         self.strict = strict

@@ -25,21 +25,24 @@ struct TabSeparatedFields {
         var description: String { detail.map { "\(kind): \($0)" } ?? kind }
     }
 
-    private var starts: [Int] = []
-    private var ends: [Int] = []
-    private var quoted: [Bool] = []
+    /// Where each field starts and ends in `record`, and whether it was quoted: one growable
+    /// array of spans, written hundreds of times a line.
+    private var spans: [Span] = []
+    private(set) var count = 0
     private var record = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
-    var count: Int { starts.count }
+    private struct Span {
+        var start: Int
+        var end: Int
+        var quoted: Bool
+    }
 
     /// Splits `record` (valid until the fields are read) at its tabs; with `quotes` false, a leading
     /// quote is an ordinary character. A quote that does not close right before a tab or the end
     /// does not quote its field (`"Bio" milk` is text as it stands).
     mutating func split(_ record: UnsafeBufferPointer<UInt8>, quotes: Bool = true) -> Split {
         self.record = record
-        starts.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        quoted.removeAll(keepingCapacity: true)
+        count = 0
         var position = 0
         while true {
             if quotes, position < record.count, record[position] == UInt8(ascii: "\"") {
@@ -60,10 +63,10 @@ struct TabSeparatedFields {
         }
     }
 
-    private mutating func append(_ start: Int, _ end: Int, quoted isQuoted: Bool) {
-        starts.append(start)
-        ends.append(end)
-        quoted.append(isQuoted)
+    private mutating func append(_ start: Int, _ end: Int, quoted: Bool) {
+        let span = Span(start: start, end: end, quoted: quoted)
+        if count < spans.count { spans[count] = span } else { spans.append(span) }
+        count += 1
     }
 
     private static func tab(in record: UnsafeBufferPointer<UInt8>, from position: Int) -> Int? {
@@ -87,12 +90,10 @@ struct TabSeparatedFields {
 
     /// Field `index` as text; nil when it is empty. Throws `Malformed` when it is not UTF-8.
     func string(_ index: Int) throws -> String? {
-        guard starts[index] < ends[index] else { return nil }
-        let bytes = UnsafeBufferPointer(rebasing: record[starts[index] ..< ends[index]])
-        guard quoted[index] else {
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw Malformed("not UTF-8") }
-            return text
-        }
+        let span = spans[index]
+        guard span.start < span.end else { return nil }
+        let bytes = UnsafeBufferPointer(rebasing: record[span.start ..< span.end])
+        guard span.quoted else { return try Self.text(bytes) }
         var unquoted: [UInt8] = []
         unquoted.reserveCapacity(bytes.count)
         var previousWasQuote = false
@@ -101,7 +102,14 @@ struct TabSeparatedFields {
             previousWasQuote = byte == UInt8(ascii: "\"")
             unquoted.append(byte)
         }
-        guard let text = String(validating: unquoted, as: UTF8.self) else { throw Malformed("not UTF-8") }
+        return try unquoted.withUnsafeBufferPointer(Self.text)
+    }
+
+    /// `bytes` as text, when they are UTF-8. Decoding replaces what is not UTF-8, so text that does
+    /// not encode back to the same bytes was not (ASCII, most of a dump, needs no check).
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>) throws -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard bytes.allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(bytes) else { throw Malformed("not UTF-8") }
         return text
     }
 

@@ -109,7 +109,8 @@ CREATE TABLE photo (
 
 -- table product
 CREATE TABLE product (
-    gtin14 TEXT NOT NULL PRIMARY KEY CHECK (length(gtin14) = 14),
+    id INTEGER PRIMARY KEY,
+    gtin14 TEXT NOT NULL UNIQUE CHECK (length(gtin14) = 14),
     code TEXT NOT NULL,
     name TEXT,
     brands TEXT,
@@ -129,7 +130,7 @@ CREATE TABLE product (
     last_modified INTEGER,
     source TEXT NOT NULL CHECK (source IN ('off', 'manual')),
     alias_of TEXT
-) WITHOUT ROWID;
+);
 
 -- table run
 CREATE TABLE run (
