@@ -23,6 +23,18 @@ final class CatalogueMigrationTests: XCTestCase {
             .appendingPathComponent("Resources/\(name).sql"), encoding: .utf8)
     }
 
+    /// A catalogue file migrated up to `version` and given the rows `sql` inserts, as an ingest of
+    /// that version left it.
+    private func databaseMade(upTo version: String, rows sql: String) throws -> String {
+        let path = try makeDatabasePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: path)
+        try Catalogue.migrator.migrate(queue, upTo: version)
+        try queue.write { db in try db.execute(sql: sql) }
+        return path
+    }
+
     func testMigrateUpToV2_makesExactlyTheSchemaTheReleaseMade() throws {
         // schema-v2-agents.sql was made by the release that shipped v2-agents: shipped migrations
         // may be reorganised in code, never changed in what they do.
@@ -50,21 +62,12 @@ final class CatalogueMigrationTests: XCTestCase {
     }
 
     func testMigrateV4ToV5_capturesCatalogedBeforeFindTheirProduct() throws {
-        let path = try makeDatabasePath()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Catalogue.migrator.migrate(queue, upTo: "v4-agent-names")
-            try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO capture (id, set_name, barcode, symbology, gtin13, captured_at, captured_utc, time_source,
-                                         photo_count, quality, rating, created_at)
-                        VALUES ('c1', 's', '955812235532', 'UPC-A', '0955812235532', '2026-11-21T14:03:09+01:00', 1,
-                                'exif', 1, 0.5, 'Good', 't');
-                    """)
-            }
-        }
+        let path = try databaseMade(upTo: "v4-agent-names", rows: """
+            INSERT INTO capture (id, set_name, barcode, symbology, gtin13, captured_at, captured_utc, time_source,
+                                 photo_count, quality, rating, created_at)
+                VALUES ('c1', 's', '955812235532', 'UPC-A', '0955812235532', '2026-11-21T14:03:09+01:00', 1,
+                        'exif', 1, 0.5, 'Good', 't');
+            """)
         let catalogue = try Catalogue(path: path, logger: testLogger)
         XCTAssertEqual(try catalogue.productStats().capturesWithoutProduct, 1)
         _ = try catalogue.upsertProducts([Product(gtin14: "00955812235532", code: "955812235532", name: "Peanut butter",
@@ -74,23 +77,14 @@ final class CatalogueMigrationTests: XCTestCase {
     }
 
     func testMigrateV3ToV4_keepsEveryNameCapturesWereTakenUnder() throws {
-        let path = try makeDatabasePath()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Catalogue.migrator.migrate(queue, upTo: "v3-scale")
-            try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO agent (id, name, first_seen, last_seen) VALUES ('chef', 'Practical Chef', 'a', 'b');
-                    INSERT INTO capture (id, set_name, captured_at, captured_utc, time_source, photo_count, quality,
-                                         rating, created_at, agent_id, agent_name)
-                        VALUES ('c1', 's', 't', 1, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
-                               ('c2', 's', 't', 2, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
-                               ('c3', 's', 't', 3, 'exif', 1, 0.5, 'Good', 't', NULL, NULL);
-                    """)
-            }
-        }
+        let path = try databaseMade(upTo: "v3-scale", rows: """
+            INSERT INTO agent (id, name, first_seen, last_seen) VALUES ('chef', 'Practical Chef', 'a', 'b');
+            INSERT INTO capture (id, set_name, captured_at, captured_utc, time_source, photo_count, quality,
+                                 rating, created_at, agent_id, agent_name)
+                VALUES ('c1', 's', 't', 1, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
+                       ('c2', 's', 't', 2, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
+                       ('c3', 's', 't', 3, 'exif', 1, 0.5, 'Good', 't', NULL, NULL);
+            """)
         let catalogue = try Catalogue(path: path, logger: testLogger)
         let names = try catalogue.read { db in try Row.fetchAll(db, sql: "SELECT agent_id, name FROM agent_name") }
         XCTAssertEqual(names.map { [$0[0] as String, $0[1] as String] }, [["chef", "Cuisine Émile"]])
