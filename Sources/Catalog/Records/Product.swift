@@ -66,7 +66,9 @@ extension Capture {
     public var fallbackProductName: String { Self.fallbackProductName(capturedAt: capturedAt) }
 
     /// The fallback name for a capture taken at `capturedAt` (ISO 8601).
+    /// (Sliced, not `replacingOccurrences`: the export names every capture without product, and
+    /// Foundation's search took a fifth of its time.)
     public static func fallbackProductName(capturedAt: String) -> String {
-        "Product (\(capturedAt.prefix(16).replacingOccurrences(of: "T", with: " ")))"
+        "Product (" + capturedAt.prefix(10) + " " + capturedAt.dropFirst(11).prefix(5) + ")"
     }
 }

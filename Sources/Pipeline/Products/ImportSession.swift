@@ -9,7 +9,6 @@ struct ImportSession {
     var format: (any DumpFormat)?
     var report = ProductImportReport()
     private var batch: [Product] = []
-    private var path: String { catalogue.path }
 
     init(catalogue: Catalogue, options: ProductImportOptions, catalogued: Set<String>?) {
         self.catalogue = catalogue
