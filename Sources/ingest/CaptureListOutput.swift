@@ -10,33 +10,25 @@ struct CaptureListOutput {
 
     private let isJSON: Bool
     private let agents: [String: Agent]
-    /// Where the products of each chunk's captures are looked up.
-    private let catalogue: Catalogue
     private var wroteAny = false
 
-    static func table(agents: [String: Agent], catalogue: Catalogue) -> CaptureListOutput {
-        CaptureListOutput(isJSON: false, agents: agents, catalogue: catalogue)
-    }
+    static func table(agents: [String: Agent]) -> CaptureListOutput { CaptureListOutput(isJSON: false, agents: agents) }
+    static func json(agents: [String: Agent]) -> CaptureListOutput { CaptureListOutput(isJSON: true, agents: agents) }
 
-    static func json(agents: [String: Agent], catalogue: Catalogue) -> CaptureListOutput {
-        CaptureListOutput(isJSON: true, agents: agents, catalogue: catalogue)
-    }
-
-    private init(isJSON: Bool, agents: [String: Agent], catalogue: Catalogue) {
+    private init(isJSON: Bool, agents: [String: Agent]) {
         self.isJSON = isJSON
         self.agents = agents
-        self.catalogue = catalogue
     }
 
-    /// Writes `captures` after those written before.
-    mutating func write(_ captures: [Capture]) throws {
+    /// Writes `captures` after those written before, with their `products` (by GTIN-13).
+    mutating func write(_ captures: [Capture], products: [String: Product]) {
         guard !captures.isEmpty else { return }
-        let products = try catalogue.products(forGTIN13s: captures.compactMap(\.gtin13))
         if isJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let elements = captures.map { capture in
-                let text = String(decoding: (try? encoder.encode(CaptureJSON(capture, agents: agents, product: capture.gtin13.flatMap { products[$0] }))) ?? Data(), as: UTF8.self)
+                let json = CaptureJSON(capture, agents: agents, product: capture.gtin13.flatMap { products[$0] })
+                let text = String(decoding: (try? encoder.encode(json)) ?? Data(), as: UTF8.self)
                 return "  " + text.replacingOccurrences(of: "\n", with: "\n  ")
             }
             emit((wroteAny ? ",\n" : "[\n") + elements.joined(separator: ",\n"))

@@ -77,25 +77,27 @@ extension Ingest {
             let cursor = try before.map { id in CaptureCursor(try Self.requiringCapture(id) { try catalogue.capture(idPrefix: id) }) }
             if count { return print(try catalogue.count(matching: filter, before: cursor)) }
             let agents = try catalogue.agents()
-            var output = json ? CaptureListOutput.json(agents: agents, catalogue: catalogue)
-                : CaptureListOutput.table(agents: agents, catalogue: catalogue)
+            var output = json ? CaptureListOutput.json(agents: agents) : CaptureListOutput.table(agents: agents)
             let pageSize = all ? nil : (limit ?? Self.pageSize)
             var shown: [Capture] = []
+            var products: [String: Product] = [:]
             // One more than the page: whether more match, without counting them when none do.
-            try catalogue.forEachCapture(matching: filter, limit: pageSize.map { $0 + 1 }, before: cursor) { capture in
+            try catalogue.forEachCapture(matching: filter, limit: pageSize.map { $0 + 1 }, before: cursor) { capture, product in
                 shown.append(capture)
+                if let gtin13 = capture.gtin13, let product { products[gtin13] = product }
                 if pageSize == nil, shown.count == CaptureListOutput.chunkSize {
-                    try output.write(shown)
+                    output.write(shown, products: products)
                     shown.removeAll(keepingCapacity: true)
+                    products.removeAll(keepingCapacity: true)
                 }
             }
             if let pageSize, shown.count > pageSize {
                 shown.removeLast()
-                try output.write(shown)
+                output.write(shown, products: products)
                 output.finish()
                 try sayMore(after: shown, pageSize: pageSize, filter: filter, cursor: cursor, catalogue: catalogue)
             } else {
-                try output.write(shown)
+                output.write(shown, products: products)
                 output.finish()
             }
         }

@@ -33,9 +33,7 @@ extension Ingest.Products {
         var kcal: Double?
 
         func validate() throws {
-            guard ProductCode.keys(for: code) != nil else {
-                throw ValidationError("'\(code)' is not a GTIN: give the barcode's digits (8 to 14 of them, leading zeros allowed).")
-            }
+            try Ingest.Products.validateGTIN(code)
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--name must not be empty.") }
             if let kcal, !(0 ... 10_000).contains(kcal) { throw ValidationError("--kcal must be 0…10000, got \(kcal).") }
         }

@@ -21,9 +21,7 @@ extension Ingest.Products {
         var json = false
 
         func validate() throws {
-            guard ProductCode.keys(for: code) != nil else {
-                throw ValidationError("'\(code)' is not a GTIN: give the barcode's digits (8 to 14 of them, leading zeros allowed).")
-            }
+            try Ingest.Products.validateGTIN(code)
         }
 
         func run() throws {

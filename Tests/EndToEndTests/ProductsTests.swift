@@ -36,6 +36,9 @@ final class ProductsTests: XCTestCase {
         for name in ["Peanut Butter Crunchy — Acme", "Crème fraîche — Łaciate", "Oat bars — Barly"] {
             XCTAssertTrue(list.stdout.contains(name), "\(name) in\n\(list.stdout)")
         }
+        let all = try work.ingest(["list", "--all", "--json"])
+        XCTAssertEqual(all.status, 0, "--all streams captures and their products from one cursor: \(all.stderr)")
+        XCTAssertTrue(all.stdout.contains("\"name\" : \"Oat bars\""), all.stdout)
         let capture = try XCTUnwrap(try work.catalogue().captures(matching: CaptureFilter(setName: "no-barcode")).first)
         XCTAssertTrue(list.stdout.contains(capture.fallbackProductName), list.stdout)
 
