@@ -86,8 +86,11 @@ ANCHOR_SQL = """
 SELECT c.id, c.set_name, c.barcode, c.symbology, c.gtin13, c.captured_at, c.time_source, c.photo_count,
        group_concat(p.original_name, ';'), c.rating, c.quality, min(p.thumb_path),
        group_concat(p.original_path, ';'), group_concat(p.thumb_path, ';'),
-       c.agent_id, a.name, c.request_id, c.note
+       c.agent_id, a.name, c.request_id, c.note,
+       ifnull(pr.name, 'Product (' || substr(c.captured_at, 1, 10) || ' ' || substr(c.captured_at, 12, 5) || ')'),
+       pr.brands, pr.quantity, pr.energy_kcal, pr.nutriscore_grade, pr.source
 FROM capture c LEFT JOIN photo p ON p.capture_id = c.id LEFT JOIN agent a ON a.id = c.agent_id
+     LEFT JOIN product pr ON pr.gtin14 = '0' || c.gtin13
 GROUP BY c.set_name, c.captured_utc, c.id
 ORDER BY c.set_name, c.captured_utc, c.id;
 """

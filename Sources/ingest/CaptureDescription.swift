@@ -6,6 +6,8 @@ import Foundation
 struct CaptureDescription {
     var capture: Capture
     var agent: Agent?
+    /// The product of the capture's barcode, when the catalogue has one.
+    var product: Product?
     var photos: [(photo: Photo, hits: [BarcodeHit])]
     var library: String
 
@@ -17,6 +19,8 @@ struct CaptureDescription {
             "barcode   " + (capture.barcode.map { code in
                 code + " (" + ([capture.symbology?.rawValue, capture.gtin13.map { "GTIN-13 \($0)" }].compactMap { $0 }.joined(separator: ", ")) + ")"
             } ?? "none"),
+            "product   " + (product.map { ProductDescription(product: $0, indent: "          ").lines.joined(separator: "\n") }
+                ?? "\(capture.fallbackProductName) (no product data)"),
             "quality   \(capture.rating.rawValue) (\(Self.number(capture.quality)))",
         ]
         if let agentId = capture.agentId {

@@ -24,10 +24,12 @@ struct CaptureJSON: Encodable {
     @NullWhenAbsent var requestId: String?
     @NullWhenAbsent var note: String?
     var createdAt: String
+    /// The product of the capture's barcode; null when the catalogue has none.
+    @NullWhenAbsent var product: ProductJSON?
     /// Only in `show --json`.
     var photos: [PhotoJSON]?
 
-    init(_ capture: Capture, agents: [String: Agent], photos: [PhotoJSON]? = nil) {
+    init(_ capture: Capture, agents: [String: Agent], product: Product?, photos: [PhotoJSON]? = nil) {
         id = capture.id
         setName = capture.setName
         capturedAt = capture.capturedAt
@@ -44,6 +46,7 @@ struct CaptureJSON: Encodable {
         requestId = capture.requestId
         note = capture.note
         createdAt = capture.createdAt
+        self.product = product.map(ProductJSON.init)
         self.photos = photos
     }
 }

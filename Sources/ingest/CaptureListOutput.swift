@@ -20,19 +20,20 @@ struct CaptureListOutput {
         self.agents = agents
     }
 
-    /// Writes `captures` after those written before.
-    mutating func write(_ captures: [Capture]) {
+    /// Writes `captures` after those written before, with their `products` (by GTIN-13).
+    mutating func write(_ captures: [Capture], products: [String: Product]) {
         guard !captures.isEmpty else { return }
         if isJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let elements = captures.map { capture in
-                let text = String(decoding: (try? encoder.encode(CaptureJSON(capture, agents: agents))) ?? Data(), as: UTF8.self)
+                let json = CaptureJSON(capture, agents: agents, product: capture.gtin13.flatMap { products[$0] })
+                let text = String(decoding: (try? encoder.encode(json)) ?? Data(), as: UTF8.self)
                 return "  " + text.replacingOccurrences(of: "\n", with: "\n  ")
             }
             emit((wroteAny ? ",\n" : "[\n") + elements.joined(separator: ",\n"))
         } else {
-            emit(CaptureTable(captures: captures, agents: agents, header: !wroteAny).text)
+            emit(CaptureTable(captures: captures, agents: agents, products: products, header: !wroteAny).text)
         }
         wroteAny = true
     }

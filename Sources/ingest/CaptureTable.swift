@@ -5,6 +5,8 @@ import Foundation
 struct CaptureTable {
     var captures: [Capture]
     var agents: [String: Agent]
+    /// The captures' products, by GTIN-13.
+    var products: [String: Product]
     /// Whether the column names come first.
     var header = true
 
@@ -14,13 +16,14 @@ struct CaptureTable {
     var text: String {
         guard !captures.isEmpty else { return "no captures\n" }
         let idLength = Self.uniquePrefixLength(of: captures.map(\.id))
-        let titles = [["ID", "CAPTURED", "SET", "BARCODE", "PHOTOS", "RATING", "AGENT"]]
+        let titles = [["ID", "CAPTURED", "SET", "BARCODE", "PRODUCT", "PHOTOS", "RATING", "AGENT"]]
         let rows = (header ? titles : []) + captures.map { capture in
             [
                 String(capture.id.prefix(idLength)),
                 Self.readable(capture.capturedAt),
                 Self.cut(capture.setName),
                 capture.barcode ?? "-",
+                Self.cut(capture.gtin13.flatMap { products[$0] }.map(ProductDescription.title) ?? capture.fallbackProductName),
                 String(capture.photoCount),
                 capture.rating.rawValue,
                 Self.cut(capture.agentName(latestIn: agents) ?? "-"),

@@ -24,12 +24,17 @@ final class ProgressLine: Sendable {
 
     /// Shows `progress`, unless the line was drawn less than `minimumInterval` ago. Thread-safe.
     func update(_ progress: RunProgress) {
+        show(Self.describe(progress), last: progress.photosDone == progress.photosTotal)
+    }
+
+    /// Shows `text` (made only when drawn), unless the line was drawn less than `minimumInterval`
+    /// ago and it is not the `last`. Thread-safe.
+    func show(_ text: @autoclosure () -> String, last: Bool = false) {
         state.withLock { state in
             let now = Date()
-            guard progress.photosDone == progress.photosTotal
-                || now.timeIntervalSince(state.lastDraw) >= Self.minimumInterval else { return }
+            guard last || now.timeIntervalSince(state.lastDraw) >= Self.minimumInterval else { return }
             state.lastDraw = now
-            state.text = Self.describe(progress)
+            state.text = text()
             write("\r\(state.text)\u{1B}[K")
         }
     }

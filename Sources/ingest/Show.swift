@@ -28,11 +28,12 @@ extension Ingest {
             let capture = try Self.requiringCapture(id) { try catalogue.capture(idPrefix: id) }
             let photos = try catalogue.photos(ofCapture: capture.id).map { ($0, try catalogue.hits(ofPhoto: $0.id)) }
             let agents = try catalogue.agents()
+            let product = try capture.gtin13.flatMap { try catalogue.products(forGTIN13s: [$0])[$0] }
             if json {
-                try printJSON(CaptureJSON(capture, agents: agents, photos: photos.map(PhotoJSON.init)))
+                try printJSON(CaptureJSON(capture, agents: agents, product: product, photos: photos.map(PhotoJSON.init)))
             } else {
                 let description = CaptureDescription(capture: capture, agent: capture.agentId.flatMap { agents[$0] },
-                                                     photos: photos, library: config.library)
+                                                     product: product, photos: photos, library: config.library)
                 print(description.text, terminator: "")
             }
         }

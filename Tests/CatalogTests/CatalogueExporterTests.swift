@@ -45,6 +45,8 @@ final class CatalogueExporterTests: XCTestCase {
             "photo_count": "2", "photos": "tin \"A\", front.jpg;back,side.jpg", "rating": "Good",
             "quality": "0.812", "thumbnail": "thumbs/p0.jpg", "originals": "originals/p0.jpg;originals/p1.jpg",
             "thumbnails": "thumbs/p0.jpg;thumbs/p1.jpg", "agent_id": "", "agent_name": "", "request_id": "", "note": "",
+            "product_name": "Product (2023-11-14 23:13)", "brands": "", "quantity": "", "energy_kcal_100g": "",
+            "nutriscore_grade": "", "nutrition_source": "",
         ]])
     }
 
@@ -54,9 +56,24 @@ final class CatalogueExporterTests: XCTestCase {
             "capture_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "time_source",
             "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
             "agent_id", "agent_name", "request_id", "note",
+            "product_name", "brands", "quantity", "energy_kcal_100g", "nutriscore_grade", "nutrition_source",
         ])
         let text = try String(contentsOf: folder.appendingPathComponent("export.csv"), encoding: .utf8)
         XCTAssertEqual(text, header.joined(separator: ",") + "\n")
+    }
+
+    func testWriteCSV_captureWithProduct_appendsItsNameBrandsAndSource() throws {
+        try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
+        var product = Product(gtin14: "04006381333931", code: "4006381333931", name: "Textmarker, \"gelb\"",
+                              brands: "Stabilo", quantity: "1 pc", source: .manual)
+        product.energyKcal = 30.5
+        product.nutriscoreGrade = "b"
+        _ = try catalogue.upsertProducts([product], replaceManual: false)
+
+        let row = try XCTUnwrap(exportAndParse().rows.first)
+        XCTAssertEqual([row["product_name"], row["brands"], row["quantity"], row["energy_kcal_100g"],
+                        row["nutriscore_grade"], row["nutrition_source"]],
+                       ["Textmarker, \"gelb\"", "Stabilo", "1 pc", "30.5", "b", "manual"])
     }
 
     func testWriteCSV_captureWithoutBarcode_exportsEmptyFields() throws {

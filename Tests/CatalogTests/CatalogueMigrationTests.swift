@@ -23,6 +23,18 @@ final class CatalogueMigrationTests: XCTestCase {
             .appendingPathComponent("Resources/\(name).sql"), encoding: .utf8)
     }
 
+    /// A catalogue file migrated up to `version` and given the rows `sql` inserts, as an ingest of
+    /// that version left it.
+    private func databaseMade(upTo version: String, rows sql: String) throws -> String {
+        let path = try makeDatabasePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: path)
+        try Catalogue.migrator.migrate(queue, upTo: version)
+        try queue.write { db in try db.execute(sql: sql) }
+        return path
+    }
+
     func testMigrateUpToV2_makesExactlyTheSchemaTheReleaseMade() throws {
         // schema-v2-agents.sql was made by the release that shipped v2-agents: shipped migrations
         // may be reorganised in code, never changed in what they do.
@@ -37,30 +49,42 @@ final class CatalogueMigrationTests: XCTestCase {
         XCTAssertEqual(try queue.read(schema), try reference("schema-v3-scale"))
     }
 
+    func testMigrateUpToV4_makesExactlyTheSchemaTheReleaseMade() throws {
+        let queue = try DatabaseQueue(path: try makeTemporaryFolder() + "/v4.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v4-agent-names")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v4-agent-names"))
+    }
+
     func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
-        // schema-v4-agent-names.sql is what v4-agent-names made when it was written; it must not drift either.
+        // schema-v5-products.sql is what v5-products made when it was written; it must not drift either.
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(try catalogue.read(schema), try reference("schema-v4-agent-names"))
+        XCTAssertEqual(try catalogue.read(schema), try reference("schema-v5-products"))
+    }
+
+    func testMigrateV4ToV5_capturesCatalogedBeforeFindTheirProduct() throws {
+        let path = try databaseMade(upTo: "v4-agent-names", rows: """
+            INSERT INTO capture (id, set_name, barcode, symbology, gtin13, captured_at, captured_utc, time_source,
+                                 photo_count, quality, rating, created_at)
+                VALUES ('c1', 's', '955812235532', 'UPC-A', '0955812235532', '2026-11-21T14:03:09+01:00', 1,
+                        'exif', 1, 0.5, 'Good', 't');
+            """)
+        let catalogue = try Catalogue(path: path, logger: testLogger)
+        XCTAssertEqual(try catalogue.productStats().capturesWithoutProduct, 1)
+        _ = try catalogue.upsertProducts([Product(gtin14: "00955812235532", code: "955812235532", name: "Peanut butter",
+                                                  source: .off)], replaceManual: false)
+        XCTAssertEqual(try catalogue.products(forGTIN13s: ["0955812235532"])["0955812235532"]?.name, "Peanut butter")
+        XCTAssertEqual(try catalogue.productStats().capturesWithProduct, 1)
     }
 
     func testMigrateV3ToV4_keepsEveryNameCapturesWereTakenUnder() throws {
-        let path = try makeDatabasePath()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try Catalogue.migrator.migrate(queue, upTo: "v3-scale")
-            try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO agent (id, name, first_seen, last_seen) VALUES ('chef', 'Practical Chef', 'a', 'b');
-                    INSERT INTO capture (id, set_name, captured_at, captured_utc, time_source, photo_count, quality,
-                                         rating, created_at, agent_id, agent_name)
-                        VALUES ('c1', 's', 't', 1, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
-                               ('c2', 's', 't', 2, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
-                               ('c3', 's', 't', 3, 'exif', 1, 0.5, 'Good', 't', NULL, NULL);
-                    """)
-            }
-        }
+        let path = try databaseMade(upTo: "v3-scale", rows: """
+            INSERT INTO agent (id, name, first_seen, last_seen) VALUES ('chef', 'Practical Chef', 'a', 'b');
+            INSERT INTO capture (id, set_name, captured_at, captured_utc, time_source, photo_count, quality,
+                                 rating, created_at, agent_id, agent_name)
+                VALUES ('c1', 's', 't', 1, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
+                       ('c2', 's', 't', 2, 'exif', 1, 0.5, 'Good', 't', 'chef', 'Cuisine Émile'),
+                       ('c3', 's', 't', 3, 'exif', 1, 0.5, 'Good', 't', NULL, NULL);
+            """)
         let catalogue = try Catalogue(path: path, logger: testLogger)
         let names = try catalogue.read { db in try Row.fetchAll(db, sql: "SELECT agent_id, name FROM agent_name") }
         XCTAssertEqual(names.map { [$0[0] as String, $0[1] as String] }, [["chef", "Cuisine Émile"]])
@@ -81,6 +105,9 @@ final class CatalogueMigrationTests: XCTestCase {
                       "orientation", "make", "model", "taken_at", "taken_utc", "time_source", "sharpness",
                       "contrast", "brightness", "decode_confidence", "quality", "rating", "original_modified"],
             "barcode_hit": ["id", "photo_id", "symbology", "text", "gtin13", "quality", "x", "y", "width", "height"],
+            "product": ["id", "gtin14", "code", "name", "brands", "quantity", "serving_size", "nutriscore_grade", "nova_group",
+                        "categories", "energy_kcal", "fat", "saturated_fat", "carbohydrates", "sugars", "fiber", "proteins",
+                        "salt", "last_modified", "source", "alias_of"],
         ]
         try catalogue.read { db in
             for (table, columns) in expected {
@@ -112,7 +139,7 @@ final class CatalogueMigrationTests: XCTestCase {
 
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names"])
+        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products"])
         let applied = try catalogue.read { db in try Catalogue.migrator.appliedIdentifiers(db) }
         XCTAssertEqual(applied, Set(Catalogue.schemaVersions))
     }

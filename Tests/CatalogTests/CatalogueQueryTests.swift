@@ -157,7 +157,7 @@ final class CatalogueQueryTests: XCTestCase {
     func testForEachCapture_matchesCapturesMatching() throws {
         try commit((0 ..< 5).map { makeCapture(id: "c\($0)", setName: $0 % 2 == 0 ? "even" : "odd", capturedUTC: Double($0)) })
         var seen: [String] = []
-        try catalogue.forEachCapture(matching: CaptureFilter(setName: "even")) { seen.append($0.id) }
+        try catalogue.forEachCapture(matching: CaptureFilter(setName: "even")) { capture, _ in seen.append(capture.id) }
         XCTAssertEqual(seen, try ids(CaptureFilter(setName: "even")))
         XCTAssertEqual(try catalogue.count(matching: CaptureFilter(setName: "even")), 3)
     }

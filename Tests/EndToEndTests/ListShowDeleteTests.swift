@@ -49,7 +49,7 @@ final class ListShowDeleteTests: XCTestCase {
         let capture = try XCTUnwrap(listed.first)
         XCTAssertEqual(Set(capture.keys), [
             "id", "setName", "capturedAt", "timeSource", "barcode", "symbology", "gtin13", "photoCount", "quality",
-            "rating", "agentId", "agentName", "agentNameAtCapture", "requestId", "note", "createdAt",
+            "rating", "agentId", "agentName", "agentNameAtCapture", "requestId", "note", "createdAt", "product",
         ])
         XCTAssertTrue(capture["barcode"] is NSNull, "absent values are null, never left out")
         XCTAssertEqual(capture["photoCount"] as? Int, 2)
@@ -176,12 +176,13 @@ final class LockOrderTests: XCTestCase {
         let work = try SampleLibrary(for: self)
         try work.run()
         let id = try XCTUnwrap(try work.catalogue().captures().first?.id)
-        // The catalogue as the release before v4-agent-names left it: opening it migrates it.
+        // The catalogue as the release before v4-agent-names (and v5-products) left it: opening it migrates it.
         let migrations = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             if len(sys.argv) > 2:
-                db.executescript("DROP TABLE agent_name; DELETE FROM grdb_migrations WHERE identifier = 'v4-agent-names';")
+                db.executescript("DROP TABLE agent_name; DROP TABLE product; "
+                                 "DELETE FROM grdb_migrations WHERE identifier IN ('v4-agent-names', 'v5-products');")
                 db.commit()
             print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid")))
             """

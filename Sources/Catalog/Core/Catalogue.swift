@@ -29,6 +29,7 @@ public final class Catalogue: Sendable {
         configuration.foreignKeysEnabled = true
         // The pipeline commits while `ingest list` may be reading: wait rather than fail at once.
         configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in db.add(function: Catalogue.foldFunction) }
         let pool = try Self.mappingOpenErrors(path: path) {
             try DatabasePool(path: path, configuration: configuration)
         }
@@ -50,7 +51,9 @@ public final class Catalogue: Sendable {
 
     /// An empty catalogue that lives in memory only, for tests.
     public static func inMemory(logger: Logger) throws -> Catalogue {
-        try Catalogue(writer: DatabaseQueue(), path: ":memory:", logger: logger)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(function: Catalogue.foldFunction) }
+        return try Catalogue(writer: DatabaseQueue(configuration: configuration), path: ":memory:", logger: logger)
     }
 
     private init(writer: any DatabaseWriter, path: String, logger: Logger) throws {
@@ -171,7 +174,7 @@ public final class Catalogue: Sendable {
     }
 
     /// Runs the write `body`, turning SQLite's "disk full" and I/O errors into `CatalogError.storageFailed`.
-    private func mappingStorageErrors<T>(_ body: () throws -> T) throws -> T {
+    func mappingStorageErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError where error.isStorageFailure {

@@ -16,6 +16,15 @@ struct ExportedCapture {
     var agentName: String?
     var requestId: String?
     var note: String?
+    /// The product of the capture's barcode (nil: none), and its source (`off`, `manual`).
+    var productName: String?
+    var brands: String?
+    var quantity: String?
+    var energyKcal: Double?
+    var nutriscoreGrade: String?
+    var productSource: String?
+    /// Whether the catalogue has a product for the capture's barcode.
+    var hasProduct = false
     /// The photos' original names, original paths and thumbnail paths, in position order.
     var originalNames: [String] = []
     var originalPaths: [String] = []
@@ -25,16 +34,20 @@ struct ExportedCapture {
 extension Catalogue {
     /// Calls `body` with each capture taken at or after `since` (nil: all), its photos in position
     /// order, ordered by set name, capture time, then id: one cursor over captures joined with their
-    /// photos, in the order of the index `capture_on_set_name_captured_utc_id` (no sort), columns
-    /// read by position (no decoding by name), one capture in memory at a time.
+    /// photos, in the order of the index `capture_on_set_name_captured_utc_id` (no sort), and each
+    /// with its product (one probe of the product's key), columns read by position (no decoding by
+    /// name), one capture in memory at a time.
     func exportRows(since: Double?, _ body: (ExportedCapture) throws -> Void) throws {
         try read { db in
             let statement = try db.makeStatement(sql: """
                 SELECT capture.id, capture.set_name, capture.barcode, capture.symbology, capture.gtin13,
                        capture.captured_at, capture.time_source, capture.photo_count, capture.rating, capture.quality,
                        capture.agent_id, capture.agent_name, capture.request_id, capture.note,
-                       photo.original_name, photo.original_path, photo.thumb_path
+                       photo.original_name, photo.original_path, photo.thumb_path,
+                       product.gtin14, product.name, product.brands, product.quantity, product.energy_kcal,
+                       product.nutriscore_grade, product.source
                 FROM capture LEFT JOIN photo ON photo.capture_id = capture.id
+                LEFT JOIN product ON product.gtin14 = '0' || capture.gtin13
                 \(since == nil ? "" : "WHERE capture.captured_utc >= ?")
                 ORDER BY capture.set_name, capture.captured_utc, capture.id, photo.position
                 """)
@@ -47,7 +60,9 @@ extension Catalogue {
                     current = ExportedCapture(
                         id: id, setName: row[1], barcode: row[2], symbology: row[3], gtin13: row[4], capturedAt: row[5],
                         timeSource: row[6], photoCount: row[7], rating: row[8], quality: row[9], agentId: row[10],
-                        agentName: row[11], requestId: row[12], note: row[13])
+                        agentName: row[11], requestId: row[12], note: row[13], productName: row[18], brands: row[19],
+                        quantity: row[20], energyKcal: row[21], nutriscoreGrade: row[22], productSource: row[23],
+                        hasProduct: (row[17] as String?) != nil)
                 }
                 if let name: String = row[14] {
                     current?.originalNames.append(name)

@@ -16,6 +16,7 @@ public struct CatalogueExporter: Sendable {
         "capture_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "time_source",
         "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
         "agent_id", "agent_name", "request_id", "note",
+        "product_name", "brands", "quantity", "energy_kcal_100g", "nutriscore_grade", "nutrition_source",
     ]
 
     /// Separates the entries of a list column.
@@ -110,7 +111,18 @@ public struct CatalogueExporter: Sendable {
             agentName ?? "",
             capture.requestId ?? "",
             capture.note ?? "",
+            capture.hasProduct ? capture.productName ?? "" : Capture.fallbackProductName(capturedAt: capture.capturedAt),
+            capture.brands ?? "",
+            capture.quantity ?? "",
+            capture.energyKcal.map(shortest) ?? "",
+            capture.nutriscoreGrade ?? "",
+            capture.productSource ?? "",
         ]
+    }
+
+    /// `539`, `30.9`: the number without a fraction when it has none.
+    private static func shortest(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// `value` (0…1) with three decimals, as `%.3f` writes it, without a format string per row.

@@ -19,6 +19,7 @@ extension Catalogue {
         migrator.registerMigration("v2-agents") { db in try addAgents(db) }
         migrator.registerMigration("v3-scale") { db in try indexForScale(db) }
         migrator.registerMigration("v4-agent-names") { db in try addAgentNames(db) }
+        migrator.registerMigration("v5-products") { db in try addProducts(db) }
         return migrator
     }
 
@@ -185,6 +186,41 @@ extension Catalogue {
             ) WITHOUT ROWID;
             INSERT OR IGNORE INTO agent_name (agent_id, name)
                 SELECT DISTINCT agent_id, agent_name FROM capture WHERE agent_id IS NOT NULL AND agent_name IS NOT NULL;
+            """)
+    }
+
+    /// Version 5: what each barcode's product is (`ingest products`), keyed by GTIN-14. Captures are
+    /// not changed: they find their product when read, by `'0' || capture.gtin13`, one probe of this
+    /// primary key, so captures ingested before and after an import agree, and a million captures
+    /// need no new column. `alias_of` marks the copy under an 8-digit code's UPC-E reading. A rowid
+    /// table with the key in an index, not a WITHOUT ROWID one: a dump's codes come in random order,
+    /// and each batch then rewrites small index pages rather than the wide rows' pages (an import of
+    /// 500,000 products ran 1.6 times as fast).
+    private static func addProducts(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE product (
+                id INTEGER PRIMARY KEY,
+                gtin14 TEXT NOT NULL UNIQUE CHECK (length(gtin14) = 14),
+                code TEXT NOT NULL,
+                name TEXT,
+                brands TEXT,
+                quantity TEXT,
+                serving_size TEXT,
+                nutriscore_grade TEXT,
+                nova_group INTEGER,
+                categories TEXT,
+                energy_kcal REAL,
+                fat REAL,
+                saturated_fat REAL,
+                carbohydrates REAL,
+                sugars REAL,
+                fiber REAL,
+                proteins REAL,
+                salt REAL,
+                last_modified INTEGER,
+                source TEXT NOT NULL CHECK (source IN ('off', 'manual')),
+                alias_of TEXT
+            );
             """)
     }
 }

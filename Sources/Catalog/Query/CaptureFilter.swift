@@ -21,10 +21,14 @@ public struct CaptureFilter: Hashable, Sendable {
     /// Matches captures of the agent with this id, or whose name — the latest or the one at capture
     /// time — contains this text, ignoring case.
     public var agent: String?
+    /// Matches captures whose product name or brand, set name or barcode contains this text,
+    /// ignoring case and accents.
+    public var search: String?
 
     /// A filter with the given conditions; leave out a condition to not filter on it.
     public init(barcode: String? = nil, setName: String? = nil, since: Double? = nil, until: Double? = nil,
-                noBarcode: Bool = false, rating: Rating? = nil, agent: String? = nil) {
+                noBarcode: Bool = false, rating: Rating? = nil, agent: String? = nil,
+                search: String? = nil) {
         self.barcode = barcode
         self.setName = setName
         self.since = since
@@ -32,6 +36,7 @@ public struct CaptureFilter: Hashable, Sendable {
         self.noBarcode = noBarcode
         self.rating = rating
         self.agent = agent
+        self.search = search
     }
 
     /// The captures this filter matches, newest first (ties: the greater id first), starting after
@@ -62,11 +67,22 @@ public struct CaptureFilter: Hashable, Sendable {
             // One id as an equality, so that its index gives the order too.
             request = request.filter(ids.count == 1 ? Columns.agentId == ids.first : ids.contains(Columns.agentId))
         }
+        if let search {
+            request = request.filter(sql: Self.searchSQL, arguments: StatementArguments(Array(repeating: Catalogue.fold(search), count: 5)))
+        }
         if let before {
             request = request.filter(sql: "(captured_utc, id) < (?, ?)", arguments: [before.capturedUTC, before.id])
         }
         return request.order(Columns.capturedUTC.desc, Columns.id.desc)
     }
+
+    /// Folded text found in the capture's set name, code, or its product's name or brands. Reads
+    /// captures in the page's order, so a page of frequent matches stops early.
+    private static let searchSQL = """
+        (instr(ingest_fold(set_name), ?) OR instr(ifnull(barcode, ''), ?) OR instr(ifnull(gtin13, ''), ?)
+         OR EXISTS (SELECT 1 FROM product WHERE product.gtin14 = '0' || capture.gtin13
+                    AND (instr(ingest_fold(product.name), ?) OR instr(ingest_fold(product.brands), ?))))
+        """
 
     /// The ids of the agents `text` names. Names are compared in Swift, not with SQL's `LIKE`, whose
     /// case folding stops at ASCII; agents and their names are few (`agent_name` keeps each name

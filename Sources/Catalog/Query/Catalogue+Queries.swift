@@ -35,13 +35,18 @@ extension Catalogue {
         try read { db in try filter.request(db, before: before).limit(limit ?? -1).fetchAll(db) }
     }
 
-    /// Calls `body` with each capture `filter` matches, in the order of `captures(matching:)`, from
-    /// a cursor: memory stays the same whatever the number of captures. Reads one snapshot.
+    /// Calls `body` with each capture `filter` matches and its product (nil: none), in the order of
+    /// `captures(matching:)`, from a cursor: memory stays the same whatever the number of captures.
+    /// Reads one snapshot; each product is one probe of its key, in the same read, since `body`
+    /// may not read the catalogue while the cursor is open.
     public func forEachCapture(matching filter: CaptureFilter = .init(), limit: Int? = nil, before: CaptureCursor? = nil,
-                               _ body: (Capture) throws -> Void) throws {
+                               _ body: (Capture, Product?) throws -> Void) throws {
         try read { db in
             let cursor = try filter.request(db, before: before).limit(limit ?? -1).fetchCursor(db)
-            while let capture = try cursor.next() { try body(capture) }
+            let product = try db.makeStatement(sql: "SELECT * FROM product WHERE gtin14 = ?")
+            while let capture = try cursor.next() {
+                try body(capture, try capture.gtin13.flatMap { try Product.fetchOne(product, arguments: ["0" + $0]) })
+            }
         }
     }
 

@@ -60,3 +60,8 @@ extension Run: SnakeCaseRecord, MutablePersistableRecord {
         id = inserted.rowID
     }
 }
+
+extension Product: SnakeCaseRecord, PersistableRecord {
+    /// The `product` table.
+    public static let databaseTableName = "product"
+}

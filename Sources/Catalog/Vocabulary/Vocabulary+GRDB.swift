@@ -7,3 +7,4 @@ extension Symbology: DatabaseValueConvertible {}
 extension Rating: DatabaseValueConvertible {}
 extension TimeSource: DatabaseValueConvertible {}
 extension ImageFormat: DatabaseValueConvertible {}
+extension ProductSource: DatabaseValueConvertible {}
