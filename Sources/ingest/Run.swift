@@ -22,7 +22,6 @@ extension Ingest {
         @OptionGroup var lock: LockOptions
 
         func run() throws {
-            ImageLibraries.keepFreedBuffersForReuse()
             let config = try Self.reportingUsageErrors { () throws -> PipelineConfig in
                 let config = try options.loadConfig()
                 var isFolder: ObjCBool = false
@@ -31,6 +30,7 @@ extension Ingest {
                 }
                 return config
             }
+            ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
             let logger = options.bootstrapLogging(progress: progress)
             let libraryLock = try lock.lockLibrary(config, logger: logger)

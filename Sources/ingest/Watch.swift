@@ -30,8 +30,8 @@ extension Ingest {
         }
 
         func run() throws {
-            ImageLibraries.keepFreedBuffersForReuse()
             let config = try Self.reportingUsageErrors { try options.loadConfig() }
+            ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
             let logger = options.bootstrapLogging()
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock.release() }
