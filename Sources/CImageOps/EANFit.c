@@ -1,0 +1,230 @@
+#include "CImageOps.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+/* Module patterns of the EAN/UPC digits, bar = 1: set A (L, odd parity); set C is set A inverted,
+ * set B (G, even parity) set C reversed. */
+static const char *const kSetA[10] = {"0001101", "0011001", "0010011", "0111101", "0100011",
+                                      "0110001", "0101111", "0111011", "0110111", "0001011"};
+
+/* A template spans nine modules: the digit's seven and one of each neighbour, whose colour the
+ * symbology fixes (a left-half digit follows a bar and precedes a space; a right-half one the
+ * reverse), so the blur they spill into the digit is part of the model. It is kept as its bars:
+ * runs of dark modules [start, end), 0 ≤ start < end ≤ 9. */
+typedef struct {
+    int runs;
+    int start[5], end[5];
+} Template;
+
+static Template make_template(const int modules[9]) {
+    Template t = {0};
+    for (int m = 0; m < 9; m++) {
+        if (!modules[m]) continue;
+        if (m > 0 && modules[m - 1]) {
+            t.end[t.runs - 1] = m + 1;
+        } else {
+            t.start[t.runs] = m;
+            t.end[t.runs] = m + 1;
+            t.runs++;
+        }
+    }
+    return t;
+}
+
+static void make_templates(Template *left /* 20 */, Template *right /* 10 */) {
+    for (int d = 0; d < 10; d++) {
+        int a[9], b[9], c[9];
+        for (int k = 0; k < 7; k++) {
+            a[k + 1] = kSetA[d][k] == '1';
+            c[k + 1] = !a[k + 1];
+            b[k + 1] = kSetA[d][6 - k] == '0';
+        }
+        a[0] = b[0] = 1;
+        a[8] = b[8] = 0;
+        c[0] = 0;
+        c[8] = 1;
+        left[d] = make_template(a);
+        left[10 + d] = make_template(b);
+        right[d] = make_template(c);
+    }
+}
+
+/* The normal distribution's CDF from a table: the fit evaluates it millions of times per photo. */
+#define PHI_STEPS 64
+#define PHI_RANGE 5
+static float phi_table[2 * PHI_RANGE * PHI_STEPS + 2];
+static pthread_once_t phi_once = PTHREAD_ONCE_INIT;
+
+static void fill_phi(void) {
+    for (int i = 0; i <= 2 * PHI_RANGE * PHI_STEPS + 1; i++) {
+        double t = (double)i / PHI_STEPS - PHI_RANGE;
+        phi_table[i] = (float)(0.5 * erfc(-t / sqrt(2.0)));
+    }
+}
+
+static inline float phi(float t) {
+    if (t <= -PHI_RANGE) return 0;
+    if (t >= PHI_RANGE) return 1;
+    float u = (t + PHI_RANGE) * PHI_STEPS;
+    int i = (int)u;
+    float f = u - (float)i;
+    return phi_table[i] + f * (phi_table[i + 1] - phi_table[i]);
+}
+
+#define MAX_DIGIT_PIXELS 64
+
+/* How the code lies on the line: its first bar's edge x0, the module width w, the blur (σ of a
+ * Gaussian) and the ink spread (how much wider every bar is printed or photographed than its
+ * modules: positive for ink gain, negative where light blooms into the bars), all in pixels.
+ * (A perspective term, module widths growing across the code, was tried: it let wrong digits fit
+ * as well as right ones on the real photos, and read no more.) */
+typedef struct {
+    double x0, w, sigma, spread;
+} Placement;
+
+/* Where module boundary u (0 = the first bar's edge, 95 = the last bar's) lies on the line. */
+static inline double boundary_at(Placement at, double u) {
+    return at.x0 + at.w * u;
+}
+
+/* For the digit place whose first module is `first_module`: every template's cost, the lowest over
+ * a few sub-module shifts. The cost is 1 − r² of the profile against the template blurred (r < 0:
+ * cost 1), so the local contrast and brightness do not matter. The shifts (none, or ±0.2 modules)
+ * let each digit sit a little off the grid, as on a curved package. */
+static void digit_costs(const float *profile, int count, Placement at, double first_module, int shifts,
+                        const Template *templates, int patterns, float *best) {
+    static const double kShifts[3] = {0, -0.2, 0.2};
+    for (int p = 0; p < patterns; p++) best[p] = 9;
+    double bounds[10];
+    for (int j = 0; j < 10; j++) bounds[j] = boundary_at(at, first_module - 1 + j);
+    double w = (bounds[9] - bounds[0]) / 9;
+    for (int s = 0; s < shifts; s++) {
+        double shift = kShifts[s] * w;
+        int lo = (int)ceil(bounds[1] + shift), hi = (int)floor(bounds[8] + shift);
+        if (lo < 0 || hi >= count || hi - lo < 3 || hi - lo + 1 > MAX_DIGIT_PIXELS) continue;
+        int n = hi - lo + 1;
+        float y[MAX_DIGIT_PIXELS];
+        /* Per pixel, the blurred coverage beyond each of the 10 module boundaries, for a bar that
+         * starts there (rising) and one that ends there (falling), the spread split between them. */
+        float rise[MAX_DIGIT_PIXELS][10], fall[MAX_DIGIT_PIXELS][10];
+        float mean = 0;
+        for (int i = 0; i < n; i++) mean += profile[lo + i];
+        mean /= (float)n;
+        float yy = 0;
+        for (int i = 0; i < n; i++) {
+            y[i] = profile[lo + i] - mean;
+            yy += y[i] * y[i];
+        }
+        if (yy < 1e-6f) continue;
+        float inverse = (float)(1 / at.sigma), half = (float)(at.spread / 2);
+        for (int i = 0; i < n; i++) {
+            float x = (float)(lo + i);
+            for (int j = 0; j < 10; j++) {
+                float boundary = (float)(bounds[j] + shift);
+                rise[i][j] = phi((x - boundary + half) * inverse);
+                fall[i][j] = phi((x - boundary - half) * inverse);
+            }
+        }
+        for (int p = 0; p < patterns; p++) {
+            const Template *t = &templates[p];
+            float v[MAX_DIGIT_PIXELS], vm = 0;
+            for (int i = 0; i < n; i++) {
+                float value = 0;
+                for (int r = 0; r < t->runs; r++) value += rise[i][t->start[r]] - fall[i][t->end[r]];
+                v[i] = value;
+                vm += value;
+            }
+            vm /= (float)n;
+            float vy = 0, vv = 0;
+            for (int i = 0; i < n; i++) {
+                float d = v[i] - vm;
+                vy += d * y[i];
+                vv += d * d;
+            }
+            float cost = 1;
+            if (vv > 1e-9f && vy > 0) cost = 1 - vy * vy / (vv * yy);
+            if (cost < best[p]) best[p] = cost;
+        }
+    }
+}
+
+/* Costs of every digit at every place for one placement; returns the sum of each place's lowest. */
+static double placement_costs(const float *profile, int count, Placement at, int shifts,
+                              const Template *left, const Template *right, float *left_costs, float *right_costs) {
+    double total = 0;
+    for (int k = 0; k < 6; k++) {
+        float *costs = left_costs + 20 * k;
+        digit_costs(profile, count, at, 3 + 7 * k, shifts, left, 20, costs);
+        float lowest = costs[0];
+        for (int p = 1; p < 20; p++) lowest = fminf(lowest, costs[p]);
+        total += lowest;
+    }
+    for (int k = 0; k < 6; k++) {
+        float *costs = right_costs + 10 * k;
+        digit_costs(profile, count, at, 50 + 7 * k, shifts, right, 10, costs);
+        float lowest = costs[0];
+        for (int p = 1; p < 10; p++) lowest = fminf(lowest, costs[p]);
+        total += lowest;
+    }
+    return total;
+}
+
+double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge,
+                           float *left_costs, float *right_costs) {
+    pthread_once(&phi_once, fill_phi);
+    Template left[20], right[10];
+    make_templates(left, right);
+    double w0 = (last_edge - first_edge) / 95;
+    if (!(w0 > 0)) return -1;
+    float trial_left[6 * 20], trial_right[6 * 10];
+    /* Coarse: module width −4 … +4 %, first edge −0.6 … +0.6 modules, blur 0.6 modules, no shifts. */
+    double best = INFINITY;
+    Placement chosen = {first_edge, w0, 0.6 * w0, 0};
+    for (int i = -4; i <= 4; i++) {
+        for (int j = -2; j <= 2; j++) {
+            double w = w0 * (1 + 0.01 * i);
+            Placement at = {first_edge + 0.3 * j * w, w, 0.6 * w, 0};
+            double total = placement_costs(profile, count, at, 1, left, right, trial_left, trial_right);
+            if (total < best) {
+                best = total;
+                chosen = at;
+            }
+        }
+    }
+    if (!isfinite(best)) return -1;
+    /* Fine, with shifts: around the best of those, blur 0.4, 0.6 and 0.8 modules; then the ink
+     * spread, −0.3 … +0.3 modules. */
+    best = INFINITY;
+    Placement around = chosen;
+    static const double kBlur[5] = {0.4, 0.6, 0.8, 1.0, 1.2};
+    for (int b = 0; b < 5; b++) {
+        for (int i = -1; i <= 1; i++) {
+            for (int j = -1; j <= 1; j++) {
+                double w = around.w * (1 + 0.005 * i);
+                Placement at = {around.x0 + 0.15 * j * w, w, kBlur[b] * w, 0};
+                double total = placement_costs(profile, count, at, 3, left, right, trial_left, trial_right);
+                if (total < best) {
+                    best = total;
+                    chosen = at;
+                    memcpy(left_costs, trial_left, sizeof trial_left);
+                    memcpy(right_costs, trial_right, sizeof trial_right);
+                }
+            }
+        }
+    }
+    static const double kSpread[8] = {-0.75, -0.6, -0.45, -0.3, -0.15, 0.15, 0.3, 0.45};
+    around = chosen;
+    for (int s = 0; s < 8; s++) {
+        Placement at = around;
+        at.spread = kSpread[s] * at.w;
+        double total = placement_costs(profile, count, at, 3, left, right, trial_left, trial_right);
+        if (total < best) {
+            best = total;
+            memcpy(left_costs, trial_left, sizeof trial_left);
+            memcpy(right_costs, trial_right, sizeof trial_right);
+        }
+    }
+    return best;
+}

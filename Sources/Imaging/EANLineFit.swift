@@ -1,0 +1,28 @@
+internal import CImageOps
+
+/// How well each EAN-13 / UPC-A digit pattern fits each digit place along one line across a code's
+/// bars, under the best placement of the code on the line (see `ingest_ean_fit_line`).
+public struct EANLineFit: Sendable {
+    /// Per left-half place (6 × 20): the cost of digits 0–9 in set A, then 0–9 in set B.
+    public var left: [Float]
+    /// Per right-half place (6 × 10): the cost of digits 0–9 in set C.
+    public var right: [Float]
+    /// The summed cost of the best digit at every place: 0 is a perfect fit, 12 none at all.
+    public var cost: Double
+
+    /// Fits the code to `darkness` (one value per pixel, ink high) whose first and last bar edges
+    /// are near `firstEdge` and `lastEdge`; nil when the code does not fit inside the line.
+    public init?(darkness: [Float], firstEdge: Double, lastEdge: Double) {
+        var left = [Float](repeating: 1, count: 120), right = [Float](repeating: 1, count: 60)
+        let cost = darkness.withUnsafeBufferPointer { profile in
+            left.withUnsafeMutableBufferPointer { left in
+                right.withUnsafeMutableBufferPointer { right in
+                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge,
+                                        left.baseAddress, right.baseAddress)
+                }
+            }
+        }
+        guard cost >= 0 else { return nil }
+        (self.left, self.right, self.cost) = (left, right, cost)
+    }
+}

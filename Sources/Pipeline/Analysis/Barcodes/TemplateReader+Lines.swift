@@ -1,0 +1,100 @@
+import Foundation
+import Imaging
+
+/// The template reader's lines: the ink along rows across the bars, and where along them the code
+/// begins and ends.
+extension TemplateReader {
+    /// Ink along the row, averaged with the rows above and below.
+    static func darkness(_ image: GreyImage, row: Int) -> [Float] {
+        let rows = max(0, row - 1)...min(image.height - 1, row + 1)
+        var line = [Float](repeating: 0, count: image.width)
+        for y in rows {
+            for x in 0..<image.width { line[x] += Float(255 - Int(image.pixels[y * image.width + x])) }
+        }
+        return line.map { $0 / Float(rows.count) }
+    }
+
+    /// Each `factor` values averaged into one.
+    static func shrunk(_ line: [Float], by factor: Int) -> [Float] {
+        stride(from: 0, to: line.count - factor + 1, by: factor).map { start in
+            line[start..<(start + factor)].reduce(0, +) / Float(factor)
+        }
+    }
+
+    /// The code's extent from the lines' own: blur hides a code's faint outer bars on some lines
+    /// and text beside it reaches into others, so the outermost edges that several lines agree on.
+    static func extent(_ extents: [(Double, Double)?]) -> (Double, Double)? {
+        let found = extents.compactMap { $0 }
+        let needed = max(3, found.count / 4)
+        guard found.count >= needed else { return nil }
+        func agreed(_ values: [Double], tolerance: Double) -> [Double] {
+            values.filter { value in values.filter { abs($0 - value) <= tolerance }.count >= needed }
+        }
+        let module = found.map { $0.1 - $0.0 }.sorted()[found.count / 2] / 95
+        let tolerance = max(2, module)
+        guard let first = agreed(found.map(\.0), tolerance: tolerance).min(),
+              let last = agreed(found.map(\.1), tolerance: tolerance).max(),
+              (last - first) / 95 >= 0.7 else { return nil }
+        return (first, last)
+    }
+
+    /// Where the code's first and last edges lie along one line: runs of strong edges, with no gap
+    /// wider than 4 times the typical one, joined while the gap between them is at most 5 modules
+    /// of the code they would make (a code's widest space is 4 modules, its quiet zone 7 or more).
+    static func extent(of line: [Float]) -> (Double, Double)? {
+        let n = line.count
+        guard n >= 32 else { return nil }
+        let kernel = Self.smoothing
+        var smooth = [Float](repeating: 0, count: n)
+        for x in 0..<n {
+            var sum: Float = 0
+            for (offset, weight) in zip(-3...3, kernel) {
+                var i = x + offset
+                if i < 0 { i = -i - 1 } else if i >= n { i = 2 * n - i - 1 }
+                sum += weight * line[i]
+            }
+            smooth[x] = sum
+        }
+        var gradient = [Float](repeating: 0, count: n)
+        for x in 1..<(n - 1) { gradient[x] = abs(smooth[x + 1] - smooth[x - 1]) / 2 }
+        // Not the line's first and last pixels: the frame's own edge, or the white a turned region
+        // is filled with beyond it, is no bar.
+        let peaks = (3..<(n - 3)).filter { gradient[$0] > 0 && gradient[$0] >= gradient[$0 - 1] && gradient[$0] >= gradient[$0 + 1] }
+        guard peaks.count >= 16 else { return nil }
+        // Relative to the strong edges, not the strongest: the border of a region turned inside
+        // its white frame, or a glint, is stronger than any bar.
+        let strong = peaks.map { gradient[$0] }.sorted()[peaks.count * 9 / 10]
+        let edges = peaks.filter { gradient[$0] > 0.25 * strong }
+        guard edges.count >= 16 else { return nil }
+        let gaps = zip(edges.dropFirst(), edges).map { $0 - $1 }.sorted()
+        let median = Double(gaps[gaps.count / 2])
+        var runs: [ArraySlice<Int>] = [], start = 0
+        for index in 1...edges.count where index == edges.count || Double(edges[index] - edges[index - 1]) > 4 * median {
+            runs.append(edges[start..<index])
+            start = index
+        }
+        let main = runs.indices.max { runs[$0].count < runs[$1].count }!
+        var low = main, high = main
+        func joins(_ left: Int, _ right: Int, span: Int) -> Bool {
+            runs[left].count >= 2 && runs[right].count >= 2 && Double(runs[right].first! - runs[left].last!) <= 5 * Double(span) / 95
+        }
+        while true {
+            if low > 0, joins(low - 1, low, span: runs[high].last! - runs[low - 1].first!) {
+                low -= 1
+            } else if high < runs.count - 1, joins(high, high + 1, span: runs[high + 1].last! - runs[low].first!) {
+                high += 1
+            } else {
+                break
+            }
+        }
+        guard runs[low...high].reduce(0, { $0 + $1.count }) >= 16 else { return nil }
+        return (Double(runs[low].first!), Double(runs[high].last!))
+    }
+
+    /// A Gaussian of σ 0.7 px, normalised.
+    static let smoothing: [Float] = {
+        let weights = (-3...3).map { (offset: Int) -> Double in exp(-Double(offset * offset) / 0.98) }
+        let total = weights.reduce(0, +)
+        return weights.map { Float($0 / total) }
+    }()
+}
