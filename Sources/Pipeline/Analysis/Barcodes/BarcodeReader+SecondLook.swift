@@ -1,4 +1,5 @@
 import Catalog
+import Foundation
 import Imaging
 
 /// Step 4 of reading a photo, only where steps 1–3 read nothing (so it costs nothing on the photos
@@ -20,22 +21,104 @@ extension BarcodeReader {
                     scanners: Scanners) throws -> Evidence {
         var evidence = Evidence()
         for reading in weak { evidence.add(reading, from: Evidence.Source(decoder: "ZBar", view: "×1")) }
+        var templates = TemplateEvidence(pixels: pixels, candidates: candidates)
         for copy in try Self.copies(of: pixels, candidates: candidates) {
             let image = try copy.image()
             let whole = { (reading: BarcodeReading) in !QuietZone.isPartial(reading, in: image) }
-            for reading in scanners.zxing.scan(image).compactMap(GTIN.reading(from:)).filter(whole) {
-                evidence.add(reading.placed(at: copy.place(reading.box)), from: Evidence.Source(decoder: "zxing", view: copy.view))
+            var scans = [("zxing", scanners.zxing.scan(image))]
+            // Every line, also of enlarged copies: scanning those at every second line instead (as
+            // many lines per original pixel) let ZBar confirm its own misreads at two scales.
+            if copy.withZBar { scans.append(("ZBar", scanners.frame.scan(image))) }
+            for (decoder, symbols) in scans {
+                let readings = symbols.compactMap(GTIN.reading(from:)).filter(whole)
+                let source = Evidence.Source(decoder: decoder, view: copy.view)
+                for reading in readings.withoutConflicts() { evidence.add(reading.placed(at: copy.place(reading.box)), from: source) }
+                for reading in readings.conflicted() { evidence.addConflicted(reading.placed(at: copy.place(reading.box)), from: source) }
             }
-            if copy.withZBar {
-                // Every line, also of enlarged copies: scanning those at every second line instead
-                // (as many lines per original pixel) let ZBar confirm its own misreads at two scales.
-                for reading in scanners.frame.scan(image).compactMap(GTIN.reading(from:)).filter(whole) {
-                    evidence.add(reading.placed(at: copy.place(reading.box)), from: Evidence.Source(decoder: "ZBar", view: copy.view))
-                }
+            // Two decoders, or two views, can repeat one misread of a blurred code; the template
+            // reader, which models the blur, overrules them where it clearly fits another pattern.
+            for reading in evidence.accepted where try !evidence.isReadByBothDecoders(reading)
+                && templates.verdict(on: reading) == .contradicts {
+                evidence.reject(reading)
             }
-            if !evidence.accepted.isEmpty { break }
+            if !evidence.accepted.isEmpty { return evidence }
+        }
+        // A code read once, or among others across the same bars, is confirmed when the template
+        // reader finds the same patterns.
+        for reading in evidence.unconfirmed + evidence.conflicted
+        where try templates.verdict(on: reading) == .confirms {
+            evidence.confirmByTemplate(reading)
+        }
+        if !evidence.accepted.isEmpty { return evidence }
+        // Else the template reader's own read, when it is clear enough alone (`TemplateReader.accepts`):
+        // one of its halves, read apart, gave the same code. A code another decoder read
+        // differently leaves it in doubt, unless the template reader contradicts that one.
+        if let reading = try templates.read(symbologies: symbologies),
+           try evidence.unconfirmed.allSatisfy({
+               try $0.symbology == .qr || $0.productKey == reading.productKey || templates.verdict(on: $0) == .contradicts
+           }) {
+            for half in ["upper", "lower"] {
+                evidence.add(reading, from: Evidence.Source(decoder: "template", view: half))
+            }
         }
         return evidence
+    }
+
+    /// The template reader's evidence on a photo's regions, each fitted once, when first asked.
+    struct TemplateEvidence {
+        let pixels: GreyImage
+        let candidates: [BarcodeCandidate]
+        private var fitted: [(box: PixelBox, ways: [TemplateReader.Way])]?
+
+        init(pixels: GreyImage, candidates: [BarcodeCandidate]) {
+            self.pixels = pixels
+            self.candidates = candidates
+        }
+
+        private mutating func regions() throws -> [(box: PixelBox, ways: [TemplateReader.Way])] {
+            if let fitted { return fitted }
+            let reader = TemplateReader()
+            let all = try BarcodeReader.templateTargets(in: pixels, candidates: candidates).map { box, angle in
+                (box: box, ways: reader.ways(try pixels.region(box, angle: angle, scale: 1, smoothRows: 1)))
+            }
+            fitted = all
+            return all
+        }
+
+        /// The verdict on an EAN-13 or UPC-A: any region that confirms it confirms it, else any that
+        /// contradicts it does.
+        mutating func verdict(on reading: BarcodeReading) throws -> TemplateReader.Verdict {
+            guard reading.symbology == .ean13 || reading.symbology == .upcA, let code = reading.gtin13 else { return .undecided }
+            let verdicts = try regions().map { TemplateReader.verdict(on: code, $0.ways) }
+            if verdicts.contains(.confirms) { return .confirms }
+            return verdicts.contains(.contradicts) ? .contradicts : .undecided
+        }
+
+        /// The first region's code that the template reader reads alone, when it is of `symbologies`.
+        mutating func read(symbologies: Set<Symbology>) throws -> BarcodeReading? {
+            for region in try regions() {
+                guard let way = region.ways.first, let whole = way.whole.decision,
+                      TemplateReader.accepts(whole, way.upper?.decision, way.lower?.decision) else { continue }
+                return TemplateReader.reading(whole.code, lines: whole.lines, box: region.box, symbologies: symbologies)
+            }
+            return nil
+        }
+    }
+
+    /// Where the template reader looks: the linear regions about half ink, and a small photo's
+    /// whole frame turned by its dominant gradient direction.
+    static func templateTargets(in pixels: GreyImage, candidates: [BarcodeCandidate]) -> [(PixelBox, Double)] {
+        var targets = candidates.filter { $0.isLinear && pixels.lightness(of: $0.box) <= BarcodeReader.maximumLightness }
+            .map { ($0.box, $0.angle) }
+        if pixels.width * pixels.height <= secondLookPixels, let grid = CellGrid(pixels) {
+            var sum = Tensor()
+            for tensor in grid.tensors where tensor.coherence >= 0.75 { sum.add(tensor) }
+            if sum.coherence >= 0.5 {
+                targets.append((PixelBox(x: 0, y: 0, width: pixels.width, height: pixels.height),
+                                -0.5 * atan2(2 * sum.xy, sum.xx - sum.yy) * 180 / .pi))
+            }
+        }
+        return targets
     }
 
     /// One prepared copy: how to make it (only when it is reached), and how its boxes map back to
@@ -92,49 +175,5 @@ extension BarcodeReader {
             }, place: { _ in candidate.box }))
         }
         return copies
-    }
-}
-
-/// Reads of one photo from differently prepared copies and decoders, and which of them count.
-///
-/// A QR code counts at once: its Reed–Solomon code corrects errors and detects the rest, so a
-/// misread that decodes is all but impossible. A linear code has only its check digit, which one
-/// misread in ten passes: it counts when read twice independently — by the two decoders, or by one
-/// decoder at two scales or polarities. Not by one decoder on a sharpened or stretched copy of the
-/// same scale (ZBar repeated its misreads there), nor once however many scan lines agreed (a
-/// sharpened copy of a blurred code gave a misread 46 lines agreed on). Reads of a part of a code were dropped before (`QuietZone`):
-/// a decoder repeats those at every scale. On the real photos every wrong read left was read once.
-struct Evidence {
-    /// Per code: the decoders and views it was read by.
-    private var sources: [String: Set<Source>] = [:]
-    private var first: [String: BarcodeReading] = [:]
-    private var order: [String] = []
-
-    struct Source: Hashable {
-        var decoder: String
-        var view: String
-    }
-
-    mutating func add(_ reading: BarcodeReading, from source: Source) {
-        let key = "\(reading.symbology == .qr ? "qr" : "linear"):\(reading.productKey)"
-        if first[key] == nil {
-            first[key] = reading
-            order.append(key)
-        }
-        sources[key, default: []].insert(source)
-        if reading.quality > first[key]!.quality { first[key]!.quality = reading.quality }
-    }
-
-    var accepted: [BarcodeReading] {
-        order.compactMap { counts($0) ? first[$0] : nil }
-    }
-
-    /// The linear codes read once: not enough alone, but a second photo of the set may read them.
-    var unconfirmed: [BarcodeReading] {
-        order.compactMap { counts($0) ? nil : first[$0] }
-    }
-
-    private func counts(_ key: String) -> Bool {
-        first[key]!.symbology == .qr || sources[key]!.count >= 2
     }
 }

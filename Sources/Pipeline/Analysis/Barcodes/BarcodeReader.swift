@@ -14,7 +14,7 @@ import Imaging
 ///    module, which a shrunk overview does not keep.
 /// Every reported code passed ZBar's own checks and, for retail codes, the GS1 check digit.
 final class BarcodeReader: Sendable {
-    private let symbologies: Set<Symbology>
+    let symbologies: Set<Symbology>
     private let locator = BarcodeLocator()
     /// A second look where the first found nothing to read: a quarter of the gradient energy
     /// finds codes printed in low contrast (on the hard set: 3 more, no false positive).
@@ -45,9 +45,19 @@ final class BarcodeReader: Sendable {
                  onPassFailed: (any Error) -> Void = { _ in }) throws -> PhotoBarcodes {
         // Small photos (close-ups, or photos of a code alone) are scanned along every line.
         let scanners = Scanners(symbologies: symbologies, frameDensity: shrink == 1 ? 1 : 2)
+        let barcodes = try readAll(overview: pixels, shrink: shrink, scanners: scanners,
+                                   fullResolution: fullResolution, onPassFailed: onPassFailed)
+        return withExtendedCharacters(barcodes, in: pixels, shrink: shrink, scanners: scanners)
+    }
+
+    private func readAll(overview pixels: GreyImage, shrink: Int, scanners: Scanners,
+                         fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
+                         onPassFailed: (any Error) -> Void) throws -> PhotoBarcodes {
         let whole = scanners.frame.scan(pixels).compactMap(GTIN.reading(from:))
-            .filter { !QuietZone.isPartial($0, in: pixels) }
-        let trusted = whole.filter(Self.isTrusted).filter { !contradicted($0, in: pixels, scanners: scanners) }
+            .filter { !QuietZone.isPartial($0, in: pixels) }.withoutConflicts()
+        let trusted = try whole.filter(Self.isTrusted).filter {
+            try !contradicted($0, in: pixels, scanners: scanners) && !templateContradicts($0, in: pixels, scanners: scanners)
+        }
         if !trusted.isEmpty { return PhotoBarcodes(confirmed: trusted.map { $0.scaled(by: shrink) }) }
         var tried: [BarcodeCandidate] = []
         let found = try readCandidates(overview: pixels, shrink: shrink, scanners: scanners, tried: &tried,
@@ -68,21 +78,58 @@ final class BarcodeReader: Sendable {
         reading.symbology == .qr || reading.quality >= trustedQuality
     }
 
-    /// True when zxing-cpp reads another code where ZBar read `reading` with few agreeing lines:
-    /// on blurred real photos ZBar misreads codes consistently enough to pass its line count and
-    /// the check digit, and zxing, binarising differently, sometimes reads the right code there.
-    /// One small zxing read per such photo.
+    /// True when zxing-cpp reads another code, beside ZBar's or instead of it, where ZBar read
+    /// `reading` with few agreeing lines: on blurred real photos ZBar misreads codes consistently
+    /// enough to pass its line count and the check digit, and zxing, binarising differently, reads
+    /// the right code there or several codes; two decoders reading different codes in one place
+    /// leave it to the second look. One or two small zxing reads per such photo.
     private func contradicted(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) -> Bool {
         guard reading.symbology != .qr, reading.quality < Self.confirmedQuality else { return false }
-        let box = reading.box
+        return Self.zxingReads(Self.surroundings(of: reading.box, in: pixels), in: pixels, scanners: scanners)
+            .contains { $0.productKey != reading.productKey }
+    }
+
+    /// The linear codes zxing-cpp reads in `area` of `pixels`: as it is, else enlarged (zxing-cpp
+    /// reads small or blurred codes better at two or three pixels a module than at one).
+    static func zxingReads(_ area: PixelBox, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
+        guard area.width > 0, area.height > 0 else { return [] }
+        for scale in [1.0, 2.5] {
+            guard let copy = try? pixels.region(area, angle: 0, scale: scale, smoothRows: 1) else { continue }
+            let reads = scanners.zxing.scan(copy.padded(by: 16)).compactMap(GTIN.reading(from:)).filter { $0.symbology != .qr }
+            if !reads.isEmpty { return reads }
+        }
+        return []
+    }
+
+    /// True when the template reader clearly fits other patterns where ZBar alone read `reading`
+    /// with few agreeing lines: a blurred code, or one printed with thin bars, gave ZBar misreads
+    /// that passed the check digit, and the template reader models blur and ink spread. It never
+    /// overrules ZBar and zxing-cpp together (see `TemplateReader.verdict`). Costs a template fit
+    /// only for such reads.
+    private func templateContradicts(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) throws -> Bool {
+        guard reading.quality < Self.confirmedQuality else { return false }
+        let area = Self.surroundings(of: reading.box, in: pixels)
+        var templates = TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [])
+        return try templates.verdict(on: reading) == .contradicts
+            && !Self.zxingReads(area, in: pixels, scanners: scanners).contains { $0.productKey == reading.productKey }
+    }
+
+    /// The same for a read of a candidate region, however many lines agreed: turned upright,
+    /// enlarged and smoothed, a blurred code gave ZBar a misread 28 lines agreed on.
+    private func templateContradicts(_ reading: BarcodeReading, candidate: BarcodeCandidate, in image: GreyImage,
+                                     scanners: Scanners) throws -> Bool {
+        var templates = TemplateEvidence(pixels: image, candidates: [candidate])
+        return try templates.verdict(on: reading) == .contradicts
+            && !Self.zxingReads(candidate.box, in: image, scanners: scanners).contains { $0.productKey == reading.productKey }
+    }
+
+    /// A read's box with room around it for the whole code and its quiet zone: ZBar's box spans the
+    /// scan lines that read it, which may be a thin strip of the bars.
+    static func surroundings(of box: PixelBox, in pixels: GreyImage) -> PixelBox {
         let marginX = box.width / 4 + 8, marginY = max(box.height, box.width) / 2 + 8
-        let area = PixelBox(x: box.x - marginX, y: box.y - marginY,
-                            width: box.width + 2 * marginX, height: box.height + 2 * marginY)
+        return PixelBox(x: box.x - marginX, y: box.y - marginY,
+                        width: box.width + 2 * marginX, height: box.height + 2 * marginY)
             .clamped(width: pixels.width, height: pixels.height)
-        guard area.width > 0, area.height > 0 else { return false }
-        let others = scanners.zxing.scan(pixels.cropped(to: area).padded(by: 16))
-            .compactMap(GTIN.reading(from:)).filter { $0.symbology != .qr }
-        return !others.isEmpty && !others.contains { $0.productKey == reading.productKey }
     }
 
     /// Only regions up to this long edge (overview pixels) are worth a full-resolution look: a code
@@ -109,6 +156,7 @@ final class BarcodeReader: Sendable {
             for candidate in grid.map(pass.candidates(in:)) ?? [] where !tried.contains(where: { $0.box.covers(candidate.box) }) {
                 tried.append(candidate)
                 let readings = try read(candidate, in: pixels, scanners: scanners)
+                    .filter { try !templateContradicts($0, candidate: candidate, in: pixels, scanners: scanners) }
                 if readings.isEmpty && max(candidate.box.width, candidate.box.height) <= Self.smallRegionEdge
                     && pixels.lightness(of: candidate.box) <= Self.maximumLightness {
                     unread.append(candidate)
@@ -144,6 +192,7 @@ final class BarcodeReader: Sendable {
                 }
                 for attempt in attempts {
                     let readings = try read(attempt, in: grey, scanners: scanners, fullResolution: true)
+                        .filter { try !templateContradicts($0, candidate: attempt, in: grey, scanners: scanners) }
                     found += readings.map { $0.placed(at: placed) }
                     if !readings.isEmpty { break }
                 }
@@ -197,7 +246,7 @@ final class BarcodeReader: Sendable {
 
     private func scan(_ candidate: BarcodeCandidate, in image: GreyImage, _ read: RegionRead) throws -> [BarcodeReading] {
         let region = try image.region(candidate.box, angle: candidate.angle, scale: read.scale, smoothRows: read.rows)
-        return read.scanner.scan(region).compactMap(GTIN.reading(from:)).filter(Self.isTrusted)
+        return read.scanner.scan(region).compactMap(GTIN.reading(from:)).withoutConflicts().filter(Self.isTrusted)
     }
 }
 

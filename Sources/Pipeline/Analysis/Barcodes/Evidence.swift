@@ -1,0 +1,91 @@
+/// Reads of one photo from differently prepared copies and decoders, and which of them count.
+///
+/// A QR code counts at once: its Reed–Solomon code corrects errors and detects the rest, so a
+/// misread that decodes is all but impossible. A linear code has only its check digit, which one
+/// misread in ten passes: it counts when read twice independently — by the two decoders, or by one
+/// decoder at two scales or polarities. Not by one decoder on a sharpened or stretched copy of the
+/// same scale (ZBar repeated its misreads there), nor once however many scan lines agreed (a
+/// sharpened copy of a blurred code gave a misread 46 lines agreed on). Reads of a part of a code
+/// were dropped before (`QuietZone`): a decoder repeats those at every scale. A read among reads of
+/// other codes across the same bars (`withoutConflicts`) is no evidence until the template reader
+/// confirms it.
+struct Evidence {
+    /// Per code: the decoders and views it was read by.
+    private var sources: [String: Set<Source>] = [:]
+    private var first: [String: BarcodeReading] = [:]
+    private var order: [String] = []
+    /// Conflicted reads, and the decoders and views that made them.
+    private var conflicts: [String: (reading: BarcodeReading, sources: Set<Source>)] = [:]
+    private var conflictOrder: [String] = []
+    /// Codes the template reader overruled: neither accepted nor kept as unconfirmed.
+    private var rejected: Set<String> = []
+
+    /// Who read a code, and in which prepared copy.
+    struct Source: Hashable {
+        var decoder: String
+        var view: String
+    }
+
+    private func key(_ reading: BarcodeReading) -> String {
+        "\(reading.symbology == .qr ? "qr" : "linear"):\(reading.productKey)"
+    }
+
+    mutating func add(_ reading: BarcodeReading, from source: Source) {
+        let key = key(reading)
+        if first[key] == nil {
+            first[key] = reading
+            order.append(key)
+        }
+        sources[key, default: []].insert(source)
+        if reading.quality > first[key]!.quality { first[key]!.quality = reading.quality }
+    }
+
+    /// Keeps a conflicted read aside: no evidence alone.
+    mutating func addConflicted(_ reading: BarcodeReading, from source: Source) {
+        let key = key(reading)
+        if conflicts[key] == nil {
+            conflicts[key] = (reading, [])
+            conflictOrder.append(key)
+        }
+        conflicts[key]!.sources.insert(source)
+    }
+
+    /// Adds the template reader's confirmation of a code read once, or only among others: with it,
+    /// the conflicted reads of the code count as evidence like any other.
+    mutating func confirmByTemplate(_ reading: BarcodeReading) {
+        if let conflict = conflicts[key(reading)] {
+            for source in conflict.sources { add(conflict.reading, from: source) }
+        }
+        add(reading, from: Source(decoder: "template", view: "×1"))
+    }
+
+    mutating func reject(_ reading: BarcodeReading) {
+        rejected.insert(key(reading))
+    }
+
+    /// True when ZBar and zxing-cpp both read `reading`'s code: the template reader, whose fit can
+    /// drift off the bars (a code photographed at an angle, whose module widths grow across it),
+    /// does not overrule two decoders that agree.
+    func isReadByBothDecoders(_ reading: BarcodeReading) -> Bool {
+        let decoders = Set((sources[key(reading)] ?? []).map(\.decoder))
+        return decoders.contains("ZBar") && decoders.contains("zxing")
+    }
+
+    var accepted: [BarcodeReading] {
+        order.compactMap { counts($0) && !rejected.contains($0) ? first[$0] : nil }
+    }
+
+    /// The linear codes read once: not enough alone, but a second photo of the set may read them.
+    var unconfirmed: [BarcodeReading] {
+        order.compactMap { counts($0) || rejected.contains($0) ? nil : first[$0] }
+    }
+
+    /// The conflicted reads of codes not read otherwise.
+    var conflicted: [BarcodeReading] {
+        conflictOrder.compactMap { first[$0] == nil && !rejected.contains($0) ? conflicts[$0]!.reading : nil }
+    }
+
+    private func counts(_ key: String) -> Bool {
+        first[key]!.symbology == .qr || sources[key]!.count >= 2
+    }
+}

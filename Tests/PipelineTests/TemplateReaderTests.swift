@@ -1,0 +1,96 @@
+import Catalog
+import Foundation
+@testable import Imaging
+@testable import Pipeline
+import TestSupport
+import XCTest
+
+/// The template reader (issue 11): EAN-13 and UPC-A codes too blurred and too small for ZBar and
+/// zxing-cpp, read by fitting each digit's blurred pattern; and its verdicts on what those two read.
+final class TemplateReaderTests: XCTestCase {
+    func testRead_blurredCodeAtAboutOnePixelPerModule_readsIt() throws {
+        let image = Self.drawn("5901234123457", module: 1.4, blur: 0.6)
+        XCTAssertEqual(BarcodeScanner(symbologies: [.ean13]).scan(image), [], "ZBar reads it, so it proves nothing here")
+        let reading = try XCTUnwrap(TemplateReader().read(image))
+        XCTAssertEqual(reading.symbology, .ean13)
+        XCTAssertEqual(reading.gtin13, "5901234123457")
+    }
+
+    func testRead_codeUpsideDown_readsIt() throws {
+        // Turned by 180°, a row of bars is the same row reversed.
+        let image = Self.drawn("0036000291452", module: 1.4, blur: 0.8)
+        let turned = GreyImage(width: image.width, height: image.height) { x, y in
+            image.pixels[(image.height - 1 - y) * image.width + image.width - 1 - x]
+        }
+        let reading = try XCTUnwrap(TemplateReader().read(turned))
+        XCTAssertEqual(reading.symbology, .upcA)
+        XCTAssertEqual(reading.text, "036000291452")
+    }
+
+    func testRead_stripesAndNoise_readNothing() {
+        var generator = SplitMix64(seed: 3)
+        let widths = (0..<70).map { _ in Int(generator.next() % 4) + 1 }
+        let edges = widths.reduce(into: [20]) { $0.append($0.last! + $1) }
+        let stripes = GreyImage(width: edges.last! + 20, height: 60) { x, _ in
+            let index = edges.lastIndex { $0 <= x } ?? 0
+            return x < 20 || x >= edges.last! || index % 2 == 1 ? 230 : 30
+        }
+        XCTAssertNil(TemplateReader().read(stripes))
+        let noise = GreyImage(width: 200, height: 60) { _, _ in UInt8(truncatingIfNeeded: generator.next()) }
+        XCTAssertNil(TemplateReader().read(noise))
+    }
+
+    func testVerdict_realPhotoWithTheMisreadOfZBarAndZXing_contradictsItAndConfirmsTheCode() throws {
+        // A blurred real UPC-A that ZBar, on a prepared copy, read as 4006178017785; its label says
+        // 0066721017185.
+        let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/upca-4-14.webp") })
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
+        var templates = BarcodeReader.TemplateEvidence(pixels: decoded.overview, candidates: [])
+        let misread = try XCTUnwrap(TemplateReader.reading("4006178017785", lines: 9, box: PixelBox(x: 0, y: 0, width: 1, height: 1)))
+        let code = try XCTUnwrap(TemplateReader.reading("0066721017185", lines: 9, box: PixelBox(x: 0, y: 0, width: 1, height: 1)))
+        XCTAssertEqual(try templates.verdict(on: misread), .contradicts)
+        XCTAssertEqual(try templates.verdict(on: code), .confirms)
+    }
+
+    func testAccepts_unclearPlaceOrParityOrHalvesThatDisagree_refused() {
+        let clear = TemplateReader.Decision(code: "5901234123457", lines: 15, margin: 0.2, parityMargin: 0.5, cost: 0.1)
+        let same = TemplateReader.Decision(code: "5901234123457", lines: 7, margin: 0.1, parityMargin: 0.3, cost: 0.1)
+        XCTAssertTrue(TemplateReader.accepts(clear, same, nil))
+        XCTAssertFalse(TemplateReader.accepts(clear, nil, nil), "no half alone reads it")
+        var unclear = clear
+        unclear.margin = 0.05
+        XCTAssertFalse(TemplateReader.accepts(unclear, same, same))
+        var parity = clear
+        parity.parityMargin = 0.05
+        XCTAssertFalse(TemplateReader.accepts(parity, same, same))
+        var badCheck = clear
+        badCheck.code = "5901234123458"
+        XCTAssertFalse(TemplateReader.accepts(badCheck, badCheck, badCheck))
+        let other = TemplateReader.Decision(code: "4006381333931", lines: 8, margin: 0.1, parityMargin: 0.3, cost: 0.1)
+        XCTAssertFalse(TemplateReader.accepts(clear, same, other), "the other half reads another valid code")
+    }
+
+    /// An EAN-13 (a UPC-A with its leading 0) drawn `module` pixels per module, blurred by a
+    /// Gaussian of `blur` modules, 40 px tall, with a quiet zone of 10 modules each side.
+    static func drawn(_ code: String, module: Double, blur: Double) -> GreyImage {
+        let setA = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011"]
+        let setC = setA.map { String($0.map { $0 == "1" ? "0" : "1" }) }
+        let setB = setC.map { String($0.reversed()) }
+        let digits = code.compactMap(\.wholeNumberValue)
+        let parity = TemplateReader.parities[digits[0]]
+        var modules = "101"
+        for place in 0..<6 { modules += (parity[place] ? setB : setA)[digits[1 + place]] }
+        modules += "01010"
+        for place in 0..<6 { modules += setC[digits[7 + place]] }
+        modules += "101"
+        let quiet = 10 * module, sigma = blur * module
+        let bars = modules.enumerated().filter { $0.element == "1" }.map { quiet + Double($0.offset) * module }
+        let width = Int((2 * quiet + 95 * module).rounded(.up))
+        let phi = { (t: Double) in 0.5 * erfc(-t / 2.squareRoot()) }
+        return GreyImage(width: width, height: 40) { x, _ in
+            let ink = bars.reduce(0.0) { $0 + phi((Double(x) - $1) / sigma) - phi((Double(x) - $1 - module) / sigma) }
+            return UInt8(max(0, min(255, 230 - 190 * ink)).rounded())
+        }
+    }
+}
