@@ -56,7 +56,7 @@ final class BarcodeReader: Sendable {
         let whole = scanners.frame.scan(pixels).compactMap(GTIN.reading(from:))
             .filter { !QuietZone.isPartial($0, in: pixels) }.withoutConflicts()
         let trusted = try whole.filter(Self.isTrusted).filter {
-            try !contradicted($0, in: pixels, scanners: scanners) && !templateContradicts($0, in: pixels, scanners: scanners)
+            try !isOverruled($0, in: pixels, scanners: scanners)
         }
         if !trusted.isEmpty { return PhotoBarcodes(confirmed: trusted.map { $0.scaled(by: shrink) }) }
         var tried: [BarcodeCandidate] = []
@@ -78,49 +78,53 @@ final class BarcodeReader: Sendable {
         reading.symbology == .qr || reading.quality >= trustedQuality
     }
 
-    /// True when zxing-cpp reads another code, beside ZBar's or instead of it, where ZBar read
-    /// `reading` with few agreeing lines: on blurred real photos ZBar misreads codes consistently
-    /// enough to pass its line count and the check digit, and zxing, binarising differently, reads
-    /// the right code there or several codes; two decoders reading different codes in one place
-    /// leave it to the second look. One or two small zxing reads per such photo.
-    private func contradicted(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) -> Bool {
+    /// True when another reader overrules a code ZBar read on the whole photo with few agreeing
+    /// lines: on blurred real photos ZBar misreads codes consistently enough to pass its line
+    /// count and the check digit.
+    /// - zxing-cpp, binarising differently, reads another code there (the right one, or several:
+    ///   two decoders reading different codes in one place leave it to the second look);
+    /// - or, for an EAN-13 or UPC-A that zxing-cpp does not read too, the template reader clearly
+    ///   fits other digit patterns: it models blur and ink spread, but never overrules ZBar and
+    ///   zxing-cpp together (see `TemplateReader.verdict`).
+    /// One or two small zxing reads per such read, and a template fit only where zxing-cpp did not
+    /// read the same code (zxing takes a millisecond on a sharp code, the fit tens).
+    private func isOverruled(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) throws -> Bool {
         guard reading.symbology != .qr, reading.quality < Self.confirmedQuality else { return false }
-        return Self.zxingReads(Self.surroundings(of: reading.box, in: pixels), in: pixels, scanners: scanners)
-            .contains { $0.productKey != reading.productKey }
+        let area = Self.surroundings(of: reading.box, in: pixels)
+        let zxing = Self.zxingReads(area, in: pixels, scanners: scanners)
+        if zxing.contains(where: { $0.productKey != reading.productKey }) { return true }
+        guard reading.symbology == .ean13 || reading.symbology == .upcA,
+              !zxing.contains(where: { $0.productKey == reading.productKey }) else { return false }
+        var templates = TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [])
+        return try templates.verdict(on: reading) == .contradicts
     }
 
     /// The linear codes zxing-cpp reads in `area` of `pixels`: as it is, else enlarged (zxing-cpp
     /// reads small or blurred codes better at two or three pixels a module than at one).
-    static func zxingReads(_ area: PixelBox, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
+    /// `angle` turns the area's bars upright first, as for a candidate region (zxing-cpp 1.4 is
+    /// not asked to turn: see `CZXingShim`).
+    static func zxingReads(_ area: PixelBox, angle: Double = 0, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
         guard area.width > 0, area.height > 0 else { return [] }
         for scale in [1.0, 2.5] {
-            guard let copy = try? pixels.region(area, angle: 0, scale: scale, smoothRows: 1) else { continue }
+            guard let copy = try? pixels.region(area, angle: angle, scale: scale, smoothRows: 1) else { continue }
             let reads = scanners.zxing.scan(copy.padded(by: 16)).compactMap(GTIN.reading(from:)).filter { $0.symbology != .qr }
             if !reads.isEmpty { return reads }
         }
         return []
     }
 
-    /// True when the template reader clearly fits other patterns where ZBar alone read `reading`
-    /// with few agreeing lines: a blurred code, or one printed with thin bars, gave ZBar misreads
-    /// that passed the check digit, and the template reader models blur and ink spread. It never
-    /// overrules ZBar and zxing-cpp together (see `TemplateReader.verdict`). Costs a template fit
-    /// only for such reads.
-    private func templateContradicts(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) throws -> Bool {
-        guard reading.quality < Self.confirmedQuality else { return false }
-        let area = Self.surroundings(of: reading.box, in: pixels)
-        var templates = TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [])
-        return try templates.verdict(on: reading) == .contradicts
-            && !Self.zxingReads(area, in: pixels, scanners: scanners).contains { $0.productKey == reading.productKey }
-    }
-
-    /// The same for a read of a candidate region, however many lines agreed: turned upright,
-    /// enlarged and smoothed, a blurred code gave ZBar a misread 28 lines agreed on.
+    /// True when the template reader clearly fits other digit patterns where ZBar read an EAN-13
+    /// or UPC-A in a candidate region, however many lines agreed (turned upright, enlarged and
+    /// smoothed, a blurred code gave ZBar a misread 28 lines agreed on), and zxing-cpp does not
+    /// read the same code there. zxing-cpp is asked first: it reads a sharp code in a millisecond,
+    /// where the fit takes tens.
     private func templateContradicts(_ reading: BarcodeReading, candidate: BarcodeCandidate, in image: GreyImage,
                                      scanners: Scanners) throws -> Bool {
+        guard reading.symbology == .ean13 || reading.symbology == .upcA,
+              !Self.zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners).contains(where: { $0.productKey == reading.productKey })
+        else { return false }
         var templates = TemplateEvidence(pixels: image, candidates: [candidate])
         return try templates.verdict(on: reading) == .contradicts
-            && !Self.zxingReads(candidate.box, in: image, scanners: scanners).contains { $0.productKey == reading.productKey }
     }
 
     /// A read's box with room around it for the whole code and its quiet zone: ZBar's box spans the
