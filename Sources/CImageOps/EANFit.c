@@ -154,18 +154,14 @@ static void digit_costs(const float *profile, int count, Placement at, double fi
 static double placement_costs(const float *profile, int count, Placement at, int shifts,
                               const Template *left, const Template *right, float *left_costs, float *right_costs) {
     double total = 0;
-    for (int k = 0; k < 6; k++) {
-        float *costs = left_costs + 20 * k;
-        digit_costs(profile, count, at, 3 + 7 * k, shifts, left, 20, costs);
+    /* The left half's six places (sets A and B: 20 patterns) start at module 3, the right's
+       (set C: 10) at module 50, after the centre guard. */
+    for (int k = 0; k < 12; k++) {
+        int is_left = k < 6, place = is_left ? k : k - 6, patterns = is_left ? 20 : 10;
+        float *costs = is_left ? left_costs + 20 * place : right_costs + 10 * place;
+        digit_costs(profile, count, at, (is_left ? 3 : 50) + 7 * place, shifts, is_left ? left : right, patterns, costs);
         float lowest = costs[0];
-        for (int p = 1; p < 20; p++) lowest = fminf(lowest, costs[p]);
-        total += lowest;
-    }
-    for (int k = 0; k < 6; k++) {
-        float *costs = right_costs + 10 * k;
-        digit_costs(profile, count, at, 50 + 7 * k, shifts, right, 10, costs);
-        float lowest = costs[0];
-        for (int p = 1; p < 10; p++) lowest = fminf(lowest, costs[p]);
+        for (int p = 1; p < patterns; p++) lowest = fminf(lowest, costs[p]);
         total += lowest;
     }
     return total;
