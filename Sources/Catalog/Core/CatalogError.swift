@@ -10,8 +10,11 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
     case notADatabase(path: String)
     /// The database was migrated by a newer ingest; it lists the migrations this version does not know.
     case newerSchema(path: String, unknownMigrations: [String])
-    /// A set could not be committed; nothing of it was written (database path, set name, SQLite's message).
+    /// A set could not be committed; nothing of it was written (database path, set name, the database's message).
     case commitFailed(path: String, setName: String, reason: String)
+    /// A photo of the set is catalogued already — by another worker, a moment ago; nothing of the
+    /// set was written (database path, set name, the database's message).
+    case alreadyCatalogued(path: String, setName: String, reason: String)
     /// `finishRun(_:)` was given a run that `startRun` did not return.
     case unknownRun(path: String)
     /// Several captures start with the given id prefix (prefix, number of matches).
@@ -25,11 +28,17 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
     /// The disk holding the catalogue is full or failing (database path, SQLite's message); nothing
     /// of the write was kept, and no later write will fare better until space is freed.
     case storageFailed(path: String, reason: String)
+    /// The catalogue's server cannot be reached, or the connection broke in the middle of a write
+    /// (its URL without password, the reason): whether that write was kept is not known.
+    case unreachable(path: String, reason: String)
 
-    /// The catalogue's storage is full or failing: the work in hand must stop, not just this write.
+    /// The catalogue's storage is full, failing or out of reach: the work in hand must stop, not
+    /// just this write.
     public var isStorageFailure: Bool {
-        if case .storageFailed = self { return true }
-        return false
+        switch self {
+        case .storageFailed, .unreachable: true
+        default: false
+        }
     }
 
     /// One sentence naming the file, the problem and the remedy.
@@ -48,6 +57,9 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
         case let .commitFailed(path, setName, reason):
             return "\(path): set '\(setName)' was not committed (\(reason)); nothing of it was written, "
                 + "fix the cause and run ingest again."
+        case let .alreadyCatalogued(path, setName, reason):
+            return "\(path): set '\(setName)' was not committed: a photo of it is catalogued already (\(reason)); "
+                + "nothing of it was written."
         case let .unknownRun(path):
             return "\(path): cannot finish a run that was never started; use the run returned by startRun."
         case let .ambiguousId(prefix, count):
@@ -61,6 +73,9 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
         case let .storageFailed(path, reason):
             return "\(path): cannot write the catalogue (\(reason)); the disk is full or failing and nothing of "
                 + "this write was kept: free space, then run ingest again."
+        case let .unreachable(path, reason):
+            return "\(path): the catalogue's server cannot be reached (\(reason)); check that it runs and the "
+                + "network, then run ingest again: an interrupted commit is finished or undone then."
         }
     }
 }
