@@ -55,11 +55,17 @@ final class CatalogueMigrationTests: XCTestCase {
         XCTAssertEqual(try queue.read(schema), try reference("schema-v4-agent-names"))
     }
 
+    func testMigrateUpToV5_makesExactlyTheSchemaTheReleaseMade() throws {
+        let queue = try DatabaseQueue(path: try makeTemporaryFolder() + "/v5.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v5-products")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v5-products"))
+    }
+
     func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
-        // schema-v5-products.sql is what v5-products made when it was written; it must not drift either.
+        // schema-v6-workers.sql is what v6-workers made when it was written; it must not drift either.
         let path = try makeDatabasePath()
         try Catalogue(path: path, logger: testLogger).close()
-        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v5-products"))
+        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v6-workers"))
     }
 
     func testMigrateV4ToV5_capturesCatalogedBeforeFindTheirProduct() throws {
@@ -115,6 +121,8 @@ final class CatalogueMigrationTests: XCTestCase {
             "product": ["id", "gtin14", "code", "name", "brands", "quantity", "serving_size", "nutriscore_grade", "nova_group",
                         "categories", "energy_kcal", "fat", "saturated_fat", "carbohydrates", "sugars", "fiber", "proteins",
                         "salt", "last_modified", "source", "alias_of"],
+            "worker": ["id", "host", "pid", "started_at", "lease_until"],
+            "set_claim": ["set_name", "worker_id", "claimed_utc", "lease_until"],
         ]
         try catalogue.read { db in
             for (table, columns) in expected {
@@ -147,7 +155,7 @@ final class CatalogueMigrationTests: XCTestCase {
 
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products"])
+        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products", "v6-workers"])
         XCTAssertEqual(try catalogue.store.appliedMigrations(), Set(Catalogue.schemaVersions))
     }
 

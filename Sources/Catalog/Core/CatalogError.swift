@@ -15,6 +15,10 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
     /// A photo of the set is catalogued already — by another worker, a moment ago; nothing of the
     /// set was written (database path, set name, the database's message).
     case alreadyCatalogued(path: String, setName: String, reason: String)
+    /// Another worker took the set over while this one worked on it (its lease lapsed: the worker
+    /// was paused or cut off for longer than the lease); nothing of it was written, and the
+    /// holder (nil: no one now) finishes the set.
+    case claimLost(path: String, setName: String, holder: String?)
     /// `finishRun(_:)` was given a run that `startRun` did not return.
     case unknownRun(path: String)
     /// Several captures start with the given id prefix (prefix, number of matches).
@@ -23,6 +27,9 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
     case exportFailed(path: String, reason: String)
     /// A backup could not be made or did not check out (backup path, reason); no file is left at the path.
     case backupFailed(path: String, reason: String)
+    /// A catalogue could not be copied into another, or the copy did not check out (the
+    /// destination's path or URL, the reason).
+    case copyFailed(path: String, reason: String)
     /// A photo was deleted while its thumbnail was being remade (database path, photo id).
     case unknownPhoto(path: String, photoId: String)
     /// The disk holding the catalogue is full or failing (database path, SQLite's message); nothing
@@ -45,7 +52,9 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case let .cannotOpen(path, reason):
-            return "\(path): cannot open the catalogue (\(reason)); check that the folder exists and is writable."
+            let remedy = CatalogueLocation.isURL(path) ? "check the URL, that the server runs and that it accepts this user"
+                : "check that the folder exists and is writable"
+            return "\(path): cannot open the catalogue (\(reason)); \(remedy)."
         case let .notFound(path):
             return "\(path): no catalogue here; run ingest run first, or pass --config or --catalog."
         case let .notADatabase(path):
@@ -60,6 +69,9 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
         case let .alreadyCatalogued(path, setName, reason):
             return "\(path): set '\(setName)' was not committed: a photo of it is catalogued already (\(reason)); "
                 + "nothing of it was written."
+        case let .claimLost(path, setName, holder):
+            return "\(path): set '\(setName)' was not committed: its claim lapsed and \(holder.map { "worker \($0)" } ?? "no worker") "
+                + "holds it now; that worker ingests it."
         case let .unknownRun(path):
             return "\(path): cannot finish a run that was never started; use the run returned by startRun."
         case let .ambiguousId(prefix, count):
@@ -68,6 +80,8 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
             return "\(path): cannot write the CSV export (\(reason)); check the folder exists and is writable."
         case let .backupFailed(path, reason):
             return "\(path): no backup made (\(reason))."
+        case let .copyFailed(path, reason):
+            return "\(path): catalogue not copied (\(reason))."
         case let .unknownPhoto(path, photoId):
             return "\(path): photo \(photoId) is no longer catalogued (deleted meanwhile?); nothing to record."
         case let .storageFailed(path, reason):

@@ -1,10 +1,11 @@
 import Foundation
 
 extension Catalogue {
-    /// Writes a consistent copy of the catalogue to `destination`, which must not exist, while other
-    /// processes may go on writing: SQLite's `VACUUM INTO` from one read snapshot into a temporary
-    /// file beside it, which is then opened and checked (integrity, migrations), flushed and renamed
-    /// into place. Returns the copy's counts. Throws `CatalogError.backupFailed`.
+    /// Writes a consistent copy of the catalogue to `destination`, a SQLite file which must not
+    /// exist, while other processes may go on writing: SQLite's `VACUUM INTO` from one read
+    /// snapshot (a PostgreSQL catalogue: `copy(to:)` from one snapshot) into a temporary file beside
+    /// it, which is then opened and checked (integrity, migrations), flushed and renamed into place.
+    /// Returns the copy's counts. Throws `CatalogError.backupFailed`.
     public func backup(to destination: String) throws -> (captures: Int, photos: Int, hits: Int) {
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw CatalogError.backupFailed(path: destination, reason: "it exists already; name a new file")
@@ -13,14 +14,18 @@ extension Catalogue {
         let temporary = (folder.isEmpty ? "." : folder) + "/.\((destination as NSString).lastPathComponent).partial-\(UUID().uuidString.prefix(8))"
         defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
         do {
-            guard let sqlite = store as? SQLiteStore else {
-                throw CatalogError.backupFailed(path: destination, reason: "only a SQLite catalogue has a file to copy")
+            if let sqlite = store as? SQLiteStore {
+                try sqlite.vacuum(into: temporary)
+            } else {
+                let copy = try Catalogue(path: temporary, logger: logger)
+                defer { try? copy.close() }
+                _ = try self.copy(to: copy)
             }
-            try sqlite.vacuum(into: temporary)
             let counts = try check(copy: temporary)
             try Self.flushAndPlace(temporary, at: destination)
             return counts
         } catch let error as CatalogError {
+            if case .copyFailed(_, let reason) = error { throw CatalogError.backupFailed(path: destination, reason: reason) }
             throw error
         } catch let error as SQLError {
             throw CatalogError.backupFailed(path: destination, reason: error.message)

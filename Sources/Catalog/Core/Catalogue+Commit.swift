@@ -7,8 +7,13 @@ extension Catalogue {
     /// `CatalogError.commitFailed`, a full or failing disk `CatalogError.storageFailed`, a server
     /// out of reach `CatalogError.unreachable`; each leaves the catalogue as it was.
     /// A known agent keeps its `firstSeen`; its name changes only when the set's captures carry one.
-    public func commit(_ set: CommittedSet) throws {
-        try commit(batch: [set])
+    ///
+    /// With a `claim` (a shared catalogue), the set is committed only while `claim.worker` still
+    /// holds `claim.setName`: else `CatalogError.claimLost`, and the worker that took the set over
+    /// finishes it. The claim's row stays locked until the commit ends, so it cannot be taken
+    /// over halfway.
+    public func commit(_ set: CommittedSet, claim: ClaimedSet? = nil) throws {
+        try commit(batch: [set], claim: claim)
         logger.debug("Committed set", metadata: [
             "set": "\(set.captures.first?.setName ?? "")", "captures": "\(set.captures.count)",
             "photos": "\(set.photos.count)", "hits": "\(set.hits.count)",
@@ -18,10 +23,11 @@ extension Catalogue {
     /// Adds many sets in one write transaction, all or none, as `commit(_:)` adds one: for bulk
     /// loads (a million captures in minutes), where a transaction per set would wait on the disk
     /// for each.
-    public func commit(batch sets: [CommittedSet]) throws {
+    public func commit(batch sets: [CommittedSet], claim: ClaimedSet? = nil) throws {
         do {
             try mappingStorageErrors {
                 try store.write { db in
+                    if let claim { try expect(claim, db) }
                     for set in sets { try Self.insert(set, db) }
                 }
             }
@@ -32,6 +38,15 @@ extension Catalogue {
                 throw CatalogError.alreadyCatalogued(path: path, setName: name, reason: error.message)
             }
             throw CatalogError.commitFailed(path: path, setName: name, reason: error.message)
+        }
+    }
+
+    /// Throws `CatalogError.claimLost` unless `claim.worker` holds the set; locks the claim's row.
+    private func expect(_ claim: ClaimedSet, _ db: any SQLConnection) throws {
+        let holder = try db.scalar(String.self, "SELECT worker_id FROM set_claim WHERE set_name = ?" + db.dialect.lockingRead,
+                                   [claim.setName.sqlValue])
+        guard holder == claim.worker else {
+            throw CatalogError.claimLost(path: path, setName: claim.setName, holder: holder)
         }
     }
 

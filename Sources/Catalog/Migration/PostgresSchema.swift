@@ -13,6 +13,7 @@ enum PostgresSchema {
         ("v3-scale", v3Scale),
         ("v4-agent-names", v4AgentNames),
         ("v5-products", v5Products),
+        ("v6-workers", v6Workers),
     ]
 
     /// Runs, captures, photos, barcode hits (SQLite's `v1`), and `ingest_fold`, which SQLite
@@ -172,5 +173,23 @@ enum PostgresSchema {
             source TEXT COLLATE "C" NOT NULL CHECK (source IN ('off', 'manual')),
             alias_of TEXT COLLATE "C"
         );
+        """
+
+    /// Workers and their claims on sets (SQLite's `v6-workers`).
+    private static let v6Workers = """
+        CREATE TABLE worker (
+            id TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            host TEXT COLLATE "C" NOT NULL,
+            pid BIGINT NOT NULL,
+            started_at TEXT COLLATE "C" NOT NULL,
+            lease_until DOUBLE PRECISION NOT NULL
+        );
+        CREATE TABLE set_claim (
+            set_name TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+            worker_id TEXT COLLATE "C" NOT NULL,
+            claimed_utc DOUBLE PRECISION NOT NULL,
+            lease_until DOUBLE PRECISION NOT NULL
+        );
+        CREATE INDEX set_claim_on_worker_id ON set_claim(worker_id);
         """
 }

@@ -26,3 +26,11 @@ extension Run: TableRecord {
 extension Product: TableRecord {
     static let databaseTableName = "product"
 }
+
+extension Worker: TableRecord {
+    static let databaseTableName = "worker"
+}
+
+extension SetClaim: TableRecord {
+    static let databaseTableName = "set_claim"
+}

@@ -10,6 +10,8 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     private let connection: OpaquePointer
     /// Prepared statements' names, by their SQL as the catalogue wrote it.
     private var prepared: [String: String] = [:]
+    /// The statement used last: a bulk write runs one many times (see `SQLiteConnection`).
+    private var last: (sql: String, name: String)?
     /// Whether the connection broke (the server went away); a broken connection is dropped.
     private(set) var isBroken = false
     var dialect: SQLDialect { .postgres }
@@ -85,12 +87,17 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     /// The name of `sql`'s prepared statement, preparing it on first use.
     private func statement(_ sql: String) throws -> String {
-        if let name = prepared[sql] { return name }
+        if let last, last.sql == sql { return last.name }
+        if let name = prepared[sql] {
+            last = (sql, name)
+            return name
+        }
         let name = "s\(prepared.count + 1)"
         let result = PQprepare(connection, name, Self.numbered(sql), 0, nil)
         defer { PQclear(result) }
         try check(result, sql)
         prepared[sql] = name
+        last = (sql, name)
         return name
     }
 

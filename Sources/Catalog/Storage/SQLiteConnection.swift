@@ -5,6 +5,9 @@ import GRDB
 /// `StatementArguments` (which took most of a product import's time).
 final class SQLiteConnection: SQLConnection {
     private let db: Database
+    /// The statement used last, by its SQL: a bulk write runs one statement many times, and GRDB's
+    /// cache would hash the whole SQL text each time (an identical string compares at once).
+    private var last: (sql: String, statement: Statement)?
     var dialect: SQLDialect { .sqlite }
 
     init(_ db: Database) {
@@ -32,7 +35,13 @@ final class SQLiteConnection: SQLConnection {
 
     /// The cached statement of `sql`, reset, with `arguments` bound.
     private func prepared(_ sql: String, _ arguments: [SQLValue]) throws -> Statement {
-        let statement = try db.cachedStatement(sql: sql)
+        let statement: Statement
+        if let last, last.sql == sql {
+            statement = last.statement
+        } else {
+            statement = try db.cachedStatement(sql: sql)
+            last = (sql, statement)
+        }
         // Resets the statement and clears its bindings: NULL wherever nothing is bound.
         statement.setUncheckedArguments(StatementArguments())
         for (offset, value) in arguments.enumerated() {

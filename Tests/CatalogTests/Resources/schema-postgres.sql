@@ -91,6 +91,15 @@ column run.photos bigint NOT NULL DEFAULT 0
 column run.duplicates bigint NOT NULL DEFAULT 0
 column run.quarantined bigint NOT NULL DEFAULT 0
 column run.failed bigint NOT NULL DEFAULT 0
+column set_claim.set_name text COLLATE "C" NOT NULL
+column set_claim.worker_id text COLLATE "C" NOT NULL
+column set_claim.claimed_utc double precision NOT NULL
+column set_claim.lease_until double precision NOT NULL
+column worker.id text COLLATE "C" NOT NULL
+column worker.host text COLLATE "C" NOT NULL
+column worker.pid bigint NOT NULL
+column worker.started_at text COLLATE "C" NOT NULL
+column worker.lease_until double precision NOT NULL
 constraint agent.agent_id_check CHECK ((length(id) >= 1))
 constraint agent.agent_pkey PRIMARY KEY (id)
 constraint agent_name.agent_name_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agent(id)
@@ -132,6 +141,8 @@ constraint run.run_photos_check CHECK ((photos >= 0))
 constraint run.run_pkey PRIMARY KEY (id)
 constraint run.run_quarantined_check CHECK ((quarantined >= 0))
 constraint run.run_sets_check CHECK ((sets >= 0))
+constraint set_claim.set_claim_pkey PRIMARY KEY (set_name)
+constraint worker.worker_pkey PRIMARY KEY (id)
 index agent_name_pkey: CREATE UNIQUE INDEX agent_name_pkey ON public.agent_name USING btree (agent_id, name)
 index agent_pkey: CREATE UNIQUE INDEX agent_pkey ON public.agent USING btree (id)
 index barcode_hit_on_photo_id: CREATE INDEX barcode_hit_on_photo_id ON public.barcode_hit USING btree (photo_id)
@@ -153,6 +164,9 @@ index photo_sha256_key: CREATE UNIQUE INDEX photo_sha256_key ON public.photo USI
 index product_gtin14_key: CREATE UNIQUE INDEX product_gtin14_key ON public.product USING btree (gtin14)
 index product_pkey: CREATE UNIQUE INDEX product_pkey ON public.product USING btree (id)
 index run_pkey: CREATE UNIQUE INDEX run_pkey ON public.run USING btree (id)
+index set_claim_on_worker_id: CREATE INDEX set_claim_on_worker_id ON public.set_claim USING btree (worker_id)
+index set_claim_pkey: CREATE UNIQUE INDEX set_claim_pkey ON public.set_claim USING btree (set_name)
+index worker_pkey: CREATE UNIQUE INDEX worker_pkey ON public.worker USING btree (id)
 function ingest_fold:
 CREATE OR REPLACE FUNCTION public.ingest_fold(text)
  RETURNS text
