@@ -183,7 +183,7 @@ final class SharedCatalogueTests: XCTestCase {
         // A worker that stopped left its sets (and perhaps a journal) for the next run, once its claims lapse.
         if first != [true, true] {
             Thread.sleep(forTimeInterval: Self.lease + 1)
-            let again = try IngestHarness.ingest(["run", "--quiet"], in: work)
+            let again = try IngestHarness.ingest(["run"], in: work)
             XCTAssertTrue([0, 1].contains(again.status) && again.stdout.contains(" failed 0,"), "\(again.stdout)\(again.stderr)")
         }
         try assertEverythingIngestedOnce(work, catalogue: url, reference: reference.captures, "database restarted")

@@ -68,7 +68,10 @@ final class SetCommitter: Sendable {
     /// file of the set stays in the inbox and is listed in the set's `failed` list.
     func commit(_ plan: CommitPlan) throws -> SetReport {
         var report = plan.report
-        plan.discardedThumbnails.forEach { unlink($0) }
+        // Kept until the commit is decided: after a lost race the set is planned again, and a
+        // duplicate discarded now may be the photo kept then.
+        var lostRace = false
+        defer { if !lostRace { plan.discardedThumbnails.forEach { unlink($0) } } }
         if let problem = report.contextProblem {
             logger.warning("capture.json not used, the set is ingested without agent context",
                            metadata: ["set": "\(plan.set.name)", "error": "\(problem.reason)"])
@@ -86,6 +89,7 @@ final class SetCommitter: Sendable {
             journalPath = try plan.journal.write(in: journalFolder, name: CommitJournal.fileName(forSet: plan.set.name))
             if let records = plan.records { try placeAndInsert(plan.journal, records, journalPath: journalPath) }
         } catch let race as LostRace {
+            lostRace = true
             throw race
         } catch where !stopsTheRun(error) {
             logger.error("set not committed, it stays in the inbox", metadata: ["set": "\(plan.set.name)", "error": "\(error)"])
