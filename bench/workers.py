@@ -33,7 +33,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import ROOT, SHARED, fresh_inbox, sh  # noqa: E402
+from bench import corpus_and_ingest, fresh_inbox, sh  # noqa: E402
 
 
 class Cluster:
@@ -86,15 +86,7 @@ def main():
     ap.add_argument("--ingest", metavar="BINARY", help="time this ingest binary instead of building one")
     args = ap.parse_args()
 
-    corpus = os.path.join(args.work, f"corpus-{args.sets}-{args.seed}-{args.width}x{args.height}")
-    expected = os.path.join(corpus, "expected.json")
-    if not os.path.exists(expected):
-        print(f"generating the corpus in {corpus} …", file=sys.stderr)
-        sh([sys.executable, os.path.join(SHARED, "corpus", "gen_corpus.py"), corpus, "--sets", str(args.sets),
-            "--seed", str(args.seed), "--width", str(args.width), "--height", str(args.height)])
-    if not args.skip_build and not args.ingest:
-        sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
-    ingest = os.path.abspath(args.ingest or os.path.join(ROOT, ".build", "release", "ingest"))
+    corpus, expected, ingest = corpus_and_ingest(args)
     truth = json.load(open(expected))
     photos = [os.path.join(corpus, "inbox", s["name"], p) for s in truth["sets"] for c in s["captures"] for p in c["photos"]]
     sh("cat " + " ".join(f"'{p}'" for p in photos) + " > /dev/null")  # warm the page cache
