@@ -19,7 +19,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
-        // C libraries, each called from Imaging only.
+        // C libraries, each called from Imaging only (but libpq, from Catalog).
         // scripts/setup writes ingest-vips.pc: vips' compiler flags without the -pthread SwiftPM
         // warns about, and no libraries: CVipsShim opens libvips with dlopen on first use.
         .systemLibrary(name: "CVips", pkgConfig: vipsPackage, providers: [.apt(["libvips-dev"])]),
@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // libpq, PostgreSQL's client library, called from one file of Catalog (PostgresConnection.swift).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Fixed-argument wrappers for libvips' variadic calls, which Swift cannot call.
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         // Partial greyscale JPEG decoding (libjpeg-turbo's skip and crop), which libvips does not offer.
@@ -57,6 +59,7 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
+                "CLibPQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -69,6 +69,20 @@ def fresh_inbox(corpus, work, name):
     return inbox
 
 
+def corpus_and_ingest(args):
+    """The corpus folder (generated once, cached in --work), its expected.json, and the ingest
+    binary to time (built in release mode unless --skip-build or --ingest)."""
+    corpus = os.path.join(args.work, f"corpus-{args.sets}-{args.seed}-{args.width}x{args.height}")
+    expected = os.path.join(corpus, "expected.json")
+    if not os.path.exists(expected):
+        print(f"generating the corpus in {corpus} …", file=sys.stderr)
+        sh([sys.executable, os.path.join(SHARED, "corpus", "gen_corpus.py"), corpus, "--sets", str(args.sets),
+            "--seed", str(args.seed), "--width", str(args.width), "--height", str(args.height)])
+    if not args.skip_build and not args.ingest:
+        sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
+    return corpus, expected, os.path.abspath(args.ingest or os.path.join(ROOT, ".build", "release", "ingest"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", type=int, default=40)
@@ -88,15 +102,7 @@ def main():
                     help="what the earlier binary is, printed under the table")
     args = ap.parse_args()
 
-    corpus = os.path.join(args.work, f"corpus-{args.sets}-{args.seed}-{args.width}x{args.height}")
-    expected = os.path.join(corpus, "expected.json")
-    if not os.path.exists(expected):
-        print(f"generating the corpus in {corpus} …", file=sys.stderr)
-        sh([sys.executable, os.path.join(SHARED, "corpus", "gen_corpus.py"), corpus, "--sets", str(args.sets),
-            "--seed", str(args.seed), "--width", str(args.width), "--height", str(args.height)])
-    if not args.skip_build and not args.ingest:
-        sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
-    ingest = os.path.abspath(args.ingest or os.path.join(ROOT, ".build", "release", "ingest"))
+    corpus, expected, ingest = corpus_and_ingest(args)
     before = args.before and os.path.abspath(args.before)
     if not os.access(ingest, os.X_OK):
         sys.exit(f"{ingest}: no ingest binary; build one with `swift build -c release --product ingest` "

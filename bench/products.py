@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Product import speed: `ingest products import` beside a Python import of the same dump.
 
-    bench/products.py [--rows 500000] [--runs 3] [--work DIR] [--skip-build]
+    bench/products.py [--rows 500000] [--runs 3] [--work DIR] [--skip-build] [--before BINARY]
 
 Writes (once, cached in the work folder) an Open Food Facts CSV export of --rows made-up products
 with bench/off_dump.py — all ~200 columns, most empty, long ingredient lists, 0.1 % malformed
@@ -11,6 +11,7 @@ each (the median counts; peak RSS from /usr/bin/time):
     ingest                    products import DUMP into an empty catalogue
     ingest, gzip              the same from DUMP.gz (decompressed by gzip on the other core)
     ingest --only-catalogued  into the samples' catalogue (7 captures): only their products stored
+    ingest before             only with --before: an earlier ingest binary, into an empty catalogue of its own
     python baseline           bench/products_baseline.py: csv module + sqlite3 executemany, 10,000
                               rows a transaction, into an empty database
 
@@ -61,7 +62,10 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--work", default="/tmp/ingest-products")
     ap.add_argument("--skip-build", action="store_true")
+    ap.add_argument("--before", metavar="BINARY", help="also time an earlier ingest binary in the same turns")
     args = ap.parse_args()
+    if args.before:
+        args.before = os.path.abspath(args.before)
     os.makedirs(args.work, exist_ok=True)
     if not args.skip_build:
         sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
@@ -89,6 +93,12 @@ def main():
                                              "--catalog", fresh(samples, "c")] + config,
         "python baseline": lambda: [sys.executable, os.path.join(HERE, "products_baseline.py"), path, fresh(None, "d")],
     }
+    if args.before:
+        # A catalogue the earlier binary made: it may not open one a newer ingest migrated.
+        empty_before = catalogue(args.work, "empty-before", args.before)
+        before_config = ["--config", os.path.join(args.work, "empty-before", "pipeline.json")]
+        pipelines["ingest before"] = lambda: [args.before, "products", "import", path, "--catalog",
+                                              fresh(empty_before, "e")] + before_config
     results = {name: [] for name in pipelines}
     outputs = {}
     for _ in range(args.runs):
@@ -114,7 +124,7 @@ def report(args, size, results, outputs):
     print(f"{'pipeline':26}{'seconds':>8}{'MB/s':>8}{'ingest is':>11}{'peak RSS':>10}  goal{'':32}met")
     for name in results:
         seconds = median[name]
-        ratio = "—" if name.startswith("ingest") else f"{seconds / median['ingest']:.1f}x"
+        ratio = "—" if name.startswith("ingest") and name != "ingest before" else f"{seconds / median['ingest']:.1f}x"
         goal, met = goals.get(name, ("", None))
         print(f"{name:26}{seconds:8.1f}{size / 1e6 / seconds:8.0f}{ratio:>11}{rss[name]:8.0f}MB  {goal:36}"
               f"{'' if met is None else 'yes' if met else 'NO'}")

@@ -9,7 +9,7 @@ extension Ingest {
         static let configuration = CommandConfiguration(
             abstract: "Copies the catalogue to a new file, consistently, even while a run or watch is writing.",
             discussion: """
-                The copy is one snapshot of the catalogue (SQLite's VACUUM INTO), checked by opening it and \
+                The copy is one snapshot of the catalogue (SQLite's VACUUM INTO; from PostgreSQL, a SQLite file copied from one snapshot), checked by opening it and \
                 reading every page, flushed, then given its name: FILE is either a whole catalogue or absent. \
                 It holds the rows, not the library's files. Exit codes: 0 copied; 1 FILE exists or the copy \
                 failed; 64 usage error.

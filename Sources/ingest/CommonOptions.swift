@@ -15,7 +15,7 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "The library folder, instead of the configuration's.")
     var library: String?
 
-    @Option(help: "The catalogue database, instead of the configuration's.")
+    @Option(help: "The catalogue: a SQLite file or a postgresql:// URL, instead of the configuration's (and INGEST_CATALOG_URL's).")
     var catalog: String?
 
     @Option(help: "The quarantine folder, instead of the configuration's.")
@@ -31,15 +31,28 @@ struct CommonOptions: ParsableArguments {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
     }
 
-    /// The configuration file with the command-line overrides applied (relative to the working folder).
+    /// The configuration file with the command-line overrides applied (relative to the working
+    /// folder). `INGEST_CATALOG_URL`, when set, is the catalogue instead of the file's (a URL
+    /// with a password stays out of `pipeline.json`); `--catalog` overrides both.
     func pipelineConfig() throws -> PipelineConfig {
         let here = FileManager.default.currentDirectoryPath
         var result = try PipelineConfig.load(path: PipelineConfig.resolve(config, against: here))
         if let inbox { result.inbox = PipelineConfig.resolve(inbox, against: here) }
         if let library { result.library = PipelineConfig.resolve(library, against: here) }
-        if let catalog { result.catalog = PipelineConfig.resolve(catalog, against: here) }
+        if let url = ProcessInfo.processInfo.environment["INGEST_CATALOG_URL"], !url.isEmpty {
+            result.catalog = try Self.catalogue(url, named: "INGEST_CATALOG_URL", here: here)
+        }
+        if let catalog { result.catalog = try Self.catalogue(catalog, named: "--catalog", here: here) }
         if let quarantine { result.quarantine = PipelineConfig.resolve(quarantine, against: here) }
         return result
+    }
+
+    /// `text` as the catalogue: a PostgreSQL URL libpq can read, or a path made absolute.
+    private static func catalogue(_ text: String, named source: String, here: String) throws -> String {
+        if let problem = CatalogueLocation(text).problem {
+            throw ConfigError(file: source, message: "not a PostgreSQL URL libpq can read (\(problem))")
+        }
+        return CatalogueLocation.isURL(text) ? text : PipelineConfig.resolve(text, against: here)
     }
 
     /// Sends log lines to standard error at the chosen verbosity; only the executable does this.
@@ -68,15 +81,17 @@ struct CommonOptions: ParsableArguments {
     /// before the catalogue is opened (and perhaps migrated), in the order `run` takes them, so
     /// nothing is written while another ingest holds the library.
     func openCatalogue(progress: ProgressLine? = nil, locking lock: LockOptions) throws
-        -> (config: PipelineConfig, logger: Logger, catalogue: Catalogue, libraryLock: LibraryLock) {
+        -> (config: PipelineConfig, logger: Logger, catalogue: Catalogue, libraryLock: LibraryLock?) {
         let config = try Ingest.reportingUsageErrors { try loadConfig() }
         let logger = bootstrapLogging(progress: progress)
-        guard FileManager.default.fileExists(atPath: config.catalog) else { throw noCatalogue(config.catalog, config) }
+        if case .sqlite(let path) = config.catalogLocation, !FileManager.default.fileExists(atPath: path) {
+            throw noCatalogue(path, config)
+        }
         let libraryLock = try lock.lockLibrary(config, logger: logger)
         do {
             return (config, logger, try existingCatalogue(config, logger: logger), libraryLock)
         } catch {
-            libraryLock.release()
+            libraryLock?.release()
             throw error
         }
     }
@@ -84,7 +99,7 @@ struct CommonOptions: ParsableArguments {
     /// The configuration's catalogue, opened without creating it.
     private func existingCatalogue(_ config: PipelineConfig, logger: Logger) throws -> Catalogue {
         do {
-            return try Catalogue(path: config.catalog, create: false, logger: logger)
+            return try Catalogue(config.catalogLocation, create: false, waitSeconds: config.catalogWaitSeconds, logger: logger)
         } catch CatalogError.notFound(let path) {
             throw noCatalogue(path, config)
         }
@@ -104,6 +119,7 @@ struct CommonOptions: ParsableArguments {
     private func catalogueSource(_ config: PipelineConfig) -> String {
         let file = PipelineConfig.resolve(self.config, against: FileManager.default.currentDirectoryPath)
         if catalog != nil { return "given by --catalog" }
+        if ProcessInfo.processInfo.environment["INGEST_CATALOG_URL"].map({ !$0.isEmpty }) == true { return "given by INGEST_CATALOG_URL" }
         if config.explicitCatalog != nil { return "the \"catalog\" of \(file)" }
         if library != nil { return "in the library given by --library" }
         return "in the \"library\" of \(file)"

@@ -28,7 +28,7 @@ extension Ingest {
 
         func run() throws {
             let (config, logger, catalogue, libraryLock) = try options.openCatalogue(locking: lock)
-            defer { libraryLock.release() }
+            defer { libraryLock?.release() }
             defer { try? catalogue.close() }
             let remover = CaptureRemover(config: config, catalogue: catalogue, logger: logger)
             let removal = try Self.requiringCapture(id) { try remover.delete(idPrefix: id) }

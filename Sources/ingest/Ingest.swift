@@ -8,7 +8,7 @@ struct Ingest: ParsableCommand {
         abstract: "Turns folders of product photos into a searchable product catalogue.",
         subcommands: [
             Run.self, Watch.self, Export.self, List.self, Show.self, Delete.self, Thumbnails.self, Verify.self, Backup.self,
-            Products.self,
+            Products.self, Workers.self, CatalogCommands.self,
         ]
     )
 

@@ -10,7 +10,10 @@ struct LockOptions: ParsableArguments {
 
     /// Takes the lock of the configuration's library. When another process holds it, waits (with
     /// `--wait`) or exits 75 (EX_TEMPFAIL) with a message naming the lock file and the holder.
-    func lockLibrary(_ config: PipelineConfig, logger: Logger) throws -> LibraryLock {
+    /// None with a shared (PostgreSQL) catalogue: its workers share the library, each set claimed
+    /// in the catalogue (an `flock` over NFS cannot be trusted anyway).
+    func lockLibrary(_ config: PipelineConfig, logger: Logger) throws -> LibraryLock? {
+        guard !config.catalogLocation.isShared else { return nil }
         do {
             return try LibraryLock.acquire(library: config.library, wait: wait) { holder in
                 logger.notice("waiting for the library lock", metadata: [

@@ -34,10 +34,12 @@ extension Ingest {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
             let logger = options.bootstrapLogging(progress: progress)
             let libraryLock = try lock.lockLibrary(config, logger: logger)
-            defer { libraryLock.release() }
-            let catalogue = try Catalogue(path: config.catalog, logger: logger)
+            defer { libraryLock?.release() }
+            let catalogue = try Catalogue(config.catalogLocation, waitSeconds: config.catalogWaitSeconds, logger: logger)
             defer { try? catalogue.close() }
-            let run = IngestRun(config: config, catalogue: catalogue, logger: logger) { progress?.update($0) }
+            let worker = try WorkerSession.start(catalogue: catalogue, leaseSeconds: config.claimLeaseSeconds, logger: logger)
+            defer { worker.end() }
+            let run = IngestRun(config: config, catalogue: catalogue, logger: logger, worker: worker) { progress?.update($0) }
             let summary = try run.run()
             progress?.finish()
             if !options.quiet || !summary.isClean {

@@ -32,7 +32,7 @@ extension Ingest {
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
             let (config, logger, catalogue, libraryLock) = try options.openCatalogue(progress: progress, locking: lock)
-            defer { libraryLock.release() }
+            defer { libraryLock?.release() }
             defer { try? catalogue.close() }
             let milestones = progress == nil ? ProgressMilestones(logger: logger) : nil
             let thumbnailer = Thumbnailer(config: config, catalogue: catalogue, logger: logger) { update in

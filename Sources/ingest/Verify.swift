@@ -46,7 +46,7 @@ extension Ingest {
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
             let (config, logger, catalogue, libraryLock) = try options.openCatalogue(progress: progress, locking: lock)
-            defer { libraryLock.release() }
+            defer { libraryLock?.release() }
             defer { try? catalogue.close() }
             let verifier = LibraryVerifier(config: config, catalogue: catalogue, logger: logger, thumbnailWidth: width) {
                 progress?.update($0)

@@ -34,12 +34,14 @@ extension Ingest {
             ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
             let logger = options.bootstrapLogging()
             let libraryLock = try lock.lockLibrary(config, logger: logger)
-            defer { libraryLock.release() }
-            let catalogue = try Catalogue(path: config.catalog, logger: logger)
+            defer { libraryLock?.release() }
+            let catalogue = try Catalogue(config.catalogLocation, waitSeconds: config.catalogWaitSeconds, logger: logger)
             defer { try? catalogue.close() }
+            let worker = try WorkerSession.start(catalogue: catalogue, leaseSeconds: config.claimLeaseSeconds, logger: logger)
+            defer { worker.end() }
             let watch = try Self.reportingUsageErrors {
                 do {
-                    return try IngestWatch(config: config, catalogue: catalogue, logger: logger)
+                    return try IngestWatch(config: config, catalogue: catalogue, logger: logger, worker: worker)
                 } catch let error as InboxWatchError {
                     throw UsageError(message: error.description)
                 }

@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// Schema v2: agents, the agent context of captures, and what reads them (filters, export, delete).
-final class CatalogueAgentTests: XCTestCase {
+final class CatalogueAgentTests: CatalogueTestCase {
     private func makeAgentSet(captureId: String, seed: Int, agentId: String, name: String?, seen: String,
                               note: String? = nil) -> CommittedSet {
         var set = makeSet(captureId: captureId, photoCount: 1, firstSeed: seed)
@@ -19,6 +19,7 @@ final class CatalogueAgentTests: XCTestCase {
         return set
     }
 
+    /// SQLite only: PostgreSQL catalogues start with every migration of this version.
     func testOpen_databaseMadeByV1_migratesToV2AndKeepsItsRows() throws {
         let path = try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("old.sqlite").path
         do {
@@ -36,7 +37,7 @@ final class CatalogueAgentTests: XCTestCase {
         }
 
         let catalogue = try Catalogue(path: path, logger: testLogger)
-        let applied = try catalogue.read { try Catalogue.migrator.appliedIdentifiers($0) }
+        let applied = try catalogue.store.appliedMigrations()
         XCTAssertEqual(applied, Set(Catalogue.schemaVersions))
         let old = try XCTUnwrap(try catalogue.captures().first { $0.id == "old" })
         XCTAssertEqual(old.barcode, "4006381333931")
@@ -46,89 +47,94 @@ final class CatalogueAgentTests: XCTestCase {
         XCTAssertEqual(try catalogue.captures().map(\.id).sorted(), ["new", "old"])
     }
 
-    func testCommit_agentSeenAgain_keepsFirstSeenAndTakesLatestName() throws {
-        let catalogue = try Catalogue.inMemory(logger: testLogger)
-        try catalogue.commit(makeAgentSet(captureId: "c1", seed: 1, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z"))
-        try catalogue.commit(makeAgentSet(captureId: "c2", seed: 2, agentId: "chef", name: "Practical Chef",
-                                          seen: "2026-02-01T00:00:00Z"))
-        try catalogue.commit(makeAgentSet(captureId: "c3", seed: 3, agentId: "chef", name: nil, seen: "2026-03-01T00:00:00Z"))
+    func testCommit_agentSeenAgain_keepsFirstSeenAndTakesLatestName() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(makeAgentSet(captureId: "c1", seed: 1, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z"))
+            try catalogue.commit(makeAgentSet(captureId: "c2", seed: 2, agentId: "chef", name: "Practical Chef",
+                                              seen: "2026-02-01T00:00:00Z"))
+            try catalogue.commit(makeAgentSet(captureId: "c3", seed: 3, agentId: "chef", name: nil, seen: "2026-03-01T00:00:00Z"))
 
-        XCTAssertEqual(try catalogue.agents(), ["chef": Agent(id: "chef", name: "Practical Chef",
-                                                              firstSeen: "2026-01-01T00:00:00Z", lastSeen: "2026-03-01T00:00:00Z")])
-        let c1 = try XCTUnwrap(try catalogue.captures().first { $0.id == "c1" })
-        XCTAssertEqual(c1.agentName, "Chef", "a capture keeps the name it was taken under")
-        XCTAssertEqual(c1.agentName(latestIn: try catalogue.agents()), "Practical Chef")
-    }
-
-    func testCapturesMatching_agent_matchesIdOrAnyNameIgnoringCase() throws {
-        let catalogue = try Catalogue.inMemory(logger: testLogger)
-        try catalogue.commit(makeAgentSet(captureId: "c1", seed: 1, agentId: "chef", name: "Cuisine Émile", seen: "2026-01-01T00:00:00Z"))
-        try catalogue.commit(makeAgentSet(captureId: "c2", seed: 2, agentId: "chef", name: "Practical Chef", seen: "2026-02-01T00:00:00Z"))
-        try catalogue.commit(makeAgentSet(captureId: "c3", seed: 3, agentId: "baker", name: "Baker", seen: "2026-02-01T00:00:00Z"))
-        try catalogue.commit(makeSet(captureId: "c4", photoCount: 1, firstSeed: 4))
-
-        func ids(_ agent: String) throws -> [String] {
-            try catalogue.captures(matching: CaptureFilter(agent: agent)).map(\.id).sorted()
-        }
-        XCTAssertEqual(try ids("chef"), ["c1", "c2"])
-        XCTAssertEqual(try ids("PRACTICAL"), ["c1", "c2"])
-        XCTAssertEqual(try ids("émile"), ["c1", "c2"], "the name at capture time counts too, in any case")
-        XCTAssertEqual(try ids("bak"), ["c3"])
-        XCTAssertEqual(try ids("nobody"), [])
-    }
-
-    func testDeleteCapture_removesItsRowsAndFreesTheSidecarOnlyWithTheLastCapture() throws {
-        let catalogue = try Catalogue.inMemory(logger: testLogger)
-        var set = makeAgentSet(captureId: "c1", seed: 1, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z")
-        let second = makeAgentSet(captureId: "c2", seed: 5, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z")
-        set.captures += second.captures
-        set.photos += second.photos
-        set.hits += second.hits
-        try catalogue.commit(set)
-
-        let first = try XCTUnwrap(try catalogue.deleteCapture(id: "c1"))
-        XCTAssertEqual(first.photos.map(\.id), ["c1-p0"])
-        XCTAssertNil(first.unusedContextPath, "c2 still uses the sidecar")
-        let counts = try catalogue.counts()
-        XCTAssertEqual([counts.captures, counts.photos, counts.hits], [1, 1, 1])
-        XCTAssertEqual(try catalogue.deleteCapture(id: "c2")?.unusedContextPath, "originals/shelf-1/capture.json")
-        XCTAssertNil(try catalogue.deleteCapture(id: "c2"))
-        XCTAssertEqual(try catalogue.agents().keys.sorted(), ["chef"], "the agent stays")
-    }
-
-    func testRecordThumbnail_updatesSizeAndRefusesAnUnknownPhoto() throws {
-        let catalogue = try Catalogue.inMemory(logger: testLogger)
-        try catalogue.commit(makeSet(captureId: "c1", photoCount: 1, firstSeed: 1))
-        try catalogue.recordThumbnail(photoId: "c1-p0", width: 480, height: 360)
-        let photo = try XCTUnwrap(try catalogue.photos(ofCapture: "c1").first)
-        XCTAssertEqual([photo.thumbWidth, photo.thumbHeight], [480, 360])
-        assertThrows(.unknownPhoto(path: ":memory:", photoId: "gone")) {
-            try catalogue.recordThumbnail(photoId: "gone", width: 480, height: 360)
+            XCTAssertEqual(try catalogue.agents(), ["chef": Agent(id: "chef", name: "Practical Chef",
+                                                                  firstSeen: "2026-01-01T00:00:00Z", lastSeen: "2026-03-01T00:00:00Z")])
+            let c1 = try XCTUnwrap(try catalogue.captures().first { $0.id == "c1" })
+            XCTAssertEqual(c1.agentName, "Chef", "a capture keeps the name it was taken under")
+            XCTAssertEqual(c1.agentName(latestIn: try catalogue.agents()), "Practical Chef")
         }
     }
 
-    func testWriteCSV_agentColumns_carryLatestNameAndSurviveAwkwardNotes() throws {
-        let catalogue = try Catalogue.inMemory(logger: testLogger)
-        let note = "aisle 4, \"top\" shelf\nsecond line"
-        try catalogue.commit(makeAgentSet(captureId: "c1", seed: 1, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z",
-                                          note: note))
-        try catalogue.commit(makeAgentSet(captureId: "c2", seed: 2, agentId: "chef", name: "Practical Chef",
-                                          seen: "2026-02-01T00:00:00Z"))
-        let path = try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("out.csv").path
-        try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path)
+    func testCapturesMatching_agent_matchesIdOrAnyNameIgnoringCase() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(makeAgentSet(captureId: "c1", seed: 1, agentId: "chef", name: "Cuisine Émile", seen: "2026-01-01T00:00:00Z"))
+            try catalogue.commit(makeAgentSet(captureId: "c2", seed: 2, agentId: "chef", name: "Practical Chef", seen: "2026-02-01T00:00:00Z"))
+            try catalogue.commit(makeAgentSet(captureId: "c3", seed: 3, agentId: "baker", name: "Baker", seen: "2026-02-01T00:00:00Z"))
+            try catalogue.commit(makeSet(captureId: "c4", photoCount: 1, firstSeed: 4))
 
-        let reader = try CSVReader(string: try String(contentsOfFile: path, encoding: .utf8), hasHeaderRow: true)
-        let header = try XCTUnwrap(reader.headerRow)
-        XCTAssertEqual(Array(header.drop { $0 != "agent_id" }.prefix(4)), ["agent_id", "agent_name", "request_id", "note"])
-        var rows: [String: [String: String]] = [:]
-        while let row = reader.next() {
-            let fields = Dictionary(uniqueKeysWithValues: zip(header, row))
-            rows[fields["capture_id"]!] = fields
+            func ids(_ agent: String) throws -> [String] {
+                try catalogue.captures(matching: CaptureFilter(agent: agent)).map(\.id).sorted()
+            }
+            XCTAssertEqual(try ids("chef"), ["c1", "c2"])
+            XCTAssertEqual(try ids("PRACTICAL"), ["c1", "c2"])
+            XCTAssertEqual(try ids("émile"), ["c1", "c2"], "the name at capture time counts too, in any case")
+            XCTAssertEqual(try ids("bak"), ["c3"])
+            XCTAssertEqual(try ids("nobody"), [])
         }
-        XCTAssertEqual(rows["c1"]?["agent_id"], "chef")
-        XCTAssertEqual(rows["c1"]?["agent_name"], "Practical Chef")
-        XCTAssertEqual(rows["c1"]?["request_id"], "req-c1")
-        XCTAssertEqual(rows["c1"]?["note"], note)
-        XCTAssertEqual(rows["c2"]?["note"], "")
+    }
+
+    func testDeleteCapture_removesItsRowsAndFreesTheSidecarOnlyWithTheLastCapture() {
+        onEveryBackend { catalogue in
+            var set = makeAgentSet(captureId: "c1", seed: 1, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z")
+            let second = makeAgentSet(captureId: "c2", seed: 5, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z")
+            set.captures += second.captures
+            set.photos += second.photos
+            set.hits += second.hits
+            try catalogue.commit(set)
+
+            let first = try XCTUnwrap(try catalogue.deleteCapture(id: "c1"))
+            XCTAssertEqual(first.photos.map(\.id), ["c1-p0"])
+            XCTAssertNil(first.unusedContextPath, "c2 still uses the sidecar")
+            let counts = try catalogue.counts()
+            XCTAssertEqual([counts.captures, counts.photos, counts.hits], [1, 1, 1])
+            XCTAssertEqual(try catalogue.deleteCapture(id: "c2")?.unusedContextPath, "originals/shelf-1/capture.json")
+            XCTAssertNil(try catalogue.deleteCapture(id: "c2"))
+            XCTAssertEqual(try catalogue.agents().keys.sorted(), ["chef"], "the agent stays")
+        }
+    }
+
+    func testRecordThumbnail_updatesSizeAndRefusesAnUnknownPhoto() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(makeSet(captureId: "c1", photoCount: 1, firstSeed: 1))
+            try catalogue.recordThumbnail(photoId: "c1-p0", width: 480, height: 360)
+            let photo = try XCTUnwrap(try catalogue.photos(ofCapture: "c1").first)
+            XCTAssertEqual([photo.thumbWidth, photo.thumbHeight], [480, 360])
+            assertThrows(.unknownPhoto(path: catalogue.path, photoId: "gone")) {
+                try catalogue.recordThumbnail(photoId: "gone", width: 480, height: 360)
+            }
+        }
+    }
+
+    func testWriteCSV_agentColumns_carryLatestNameAndSurviveAwkwardNotes() {
+        onEveryBackend { catalogue in
+            let note = "aisle 4, \"top\" shelf\nsecond line"
+            try catalogue.commit(makeAgentSet(captureId: "c1", seed: 1, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z",
+                                              note: note))
+            try catalogue.commit(makeAgentSet(captureId: "c2", seed: 2, agentId: "chef", name: "Practical Chef",
+                                              seen: "2026-02-01T00:00:00Z"))
+            let path = try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("out.csv").path
+            try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path)
+
+            let reader = try CSVReader(string: try String(contentsOfFile: path, encoding: .utf8), hasHeaderRow: true)
+            let header = try XCTUnwrap(reader.headerRow)
+            XCTAssertEqual(Array(header.drop { $0 != "agent_id" }.prefix(4)), ["agent_id", "agent_name", "request_id", "note"])
+            var rows: [String: [String: String]] = [:]
+            while let row = reader.next() {
+                let fields = Dictionary(uniqueKeysWithValues: zip(header, row))
+                rows[fields["capture_id"]!] = fields
+            }
+            XCTAssertEqual(rows["c1"]?["agent_id"], "chef")
+            XCTAssertEqual(rows["c1"]?["agent_name"], "Practical Chef")
+            XCTAssertEqual(rows["c1"]?["request_id"], "req-c1")
+            XCTAssertEqual(rows["c1"]?["note"], note)
+            XCTAssertEqual(rows["c2"]?["note"], "")
+        }
     }
 }

@@ -4,17 +4,15 @@ import Foundation
 import TestSupport
 import XCTest
 
-final class CatalogueExporterTests: XCTestCase {
-    private var catalogue: Catalogue!
+final class CatalogueExporterTests: CatalogueTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        catalogue = try Catalogue.inMemory(logger: testLogger)
         folder = URL(fileURLWithPath: try makeTemporaryFolder())
     }
 
     /// Exports to a file and parses it back: header row and one dictionary per data row.
-    private func exportAndParse(since: Double? = nil) throws -> (header: [String], rows: [[String: String]]) {
+    private func exportAndParse(_ catalogue: Catalogue, since: Double? = nil) throws -> (header: [String], rows: [[String: String]]) {
         let path = folder.appendingPathComponent("export.csv").path
         let written = try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path, since: since)
         let reader = try CSVReader(string: try String(contentsOfFile: path, encoding: .utf8), hasHeaderRow: true)
@@ -28,118 +26,136 @@ final class CatalogueExporterTests: XCTestCase {
         return (header, rows)
     }
 
-    func testWriteCSV_awkwardText_roundTripsThroughCSVReader() throws {
-        let setName = "Shelf 3, \"front\"\nrow 2"
-        var capture = makeCapture(id: "c1", setName: setName, photoCount: 2, quality: 0.8125)
-        capture.capturedAt = "2023-11-14T23:13:20+01:00"
-        let photos = [
-            makePhoto(id: "p0", captureId: "c1", position: 0, seed: 1, originalName: "tin \"A\", front.jpg"),
-            makePhoto(id: "p1", captureId: "c1", position: 1, seed: 2, originalName: "back,side.jpg"),
-        ]
-        try catalogue.commit(CommittedSet(captures: [capture], photos: photos, hits: []))
+    func testWriteCSV_awkwardText_roundTripsThroughCSVReader() {
+        onEveryBackend { catalogue in
+            let setName = "Shelf 3, \"front\"\nrow 2"
+            var capture = makeCapture(id: "c1", setName: setName, photoCount: 2, quality: 0.8125)
+            capture.capturedAt = "2023-11-14T23:13:20+01:00"
+            let photos = [
+                makePhoto(id: "p0", captureId: "c1", position: 0, seed: 1, originalName: "tin \"A\", front.jpg"),
+                makePhoto(id: "p1", captureId: "c1", position: 1, seed: 2, originalName: "back,side.jpg"),
+            ]
+            try catalogue.commit(CommittedSet(captures: [capture], photos: photos, hits: []))
 
-        let rows = try exportAndParse().rows
-        XCTAssertEqual(rows, [[
-            "capture_id": "c1", "set_name": setName, "barcode": "4006381333931", "symbology": "EAN-13",
-            "gtin13": "4006381333931", "captured_at": "2023-11-14T23:13:20+01:00", "time_source": "exif",
-            "photo_count": "2", "photos": "tin \"A\", front.jpg;back,side.jpg", "rating": "Good",
-            "quality": "0.812", "thumbnail": "thumbs/p0.jpg", "originals": "originals/p0.jpg;originals/p1.jpg",
-            "thumbnails": "thumbs/p0.jpg;thumbs/p1.jpg", "agent_id": "", "agent_name": "", "request_id": "", "note": "",
-            "product_name": "Product (2023-11-14 23:13)", "brands": "", "quantity": "", "energy_kcal_100g": "",
-            "nutriscore_grade": "", "nutrition_source": "",
-        ]])
-    }
-
-    func testWriteCSV_header_isExactlyTheDocumentedColumns() throws {
-        let header = try exportAndParse().header
-        XCTAssertEqual(header, [
-            "capture_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "time_source",
-            "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
-            "agent_id", "agent_name", "request_id", "note",
-            "product_name", "brands", "quantity", "energy_kcal_100g", "nutriscore_grade", "nutrition_source",
-        ])
-        let text = try String(contentsOf: folder.appendingPathComponent("export.csv"), encoding: .utf8)
-        XCTAssertEqual(text, header.joined(separator: ",") + "\n")
-    }
-
-    func testWriteCSV_captureWithProduct_appendsItsNameBrandsAndSource() throws {
-        try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
-        var product = Product(gtin14: "04006381333931", code: "4006381333931", name: "Textmarker, \"gelb\"",
-                              brands: "Stabilo", quantity: "1 pc", source: .manual)
-        product.energyKcal = 30.5
-        product.nutriscoreGrade = "b"
-        _ = try catalogue.upsertProducts([product], replaceManual: false)
-
-        let row = try XCTUnwrap(exportAndParse().rows.first)
-        XCTAssertEqual([row["product_name"], row["brands"], row["quantity"], row["energy_kcal_100g"],
-                        row["nutriscore_grade"], row["nutrition_source"]],
-                       ["Textmarker, \"gelb\"", "Stabilo", "1 pc", "30.5", "b", "manual"])
-    }
-
-    func testWriteCSV_captureWithoutBarcode_exportsEmptyFields() throws {
-        try catalogue.commit(CommittedSet(
-            captures: [makeCapture(id: "c1", barcode: nil, gtin13: nil)],
-            photos: [makePhoto(id: "p0", captureId: "c1", seed: 1)], hits: []))
-
-        let row = try XCTUnwrap(exportAndParse().rows.first)
-        XCTAssertEqual([row["barcode"], row["symbology"], row["gtin13"]], ["", "", ""])
-    }
-
-    func testWriteCSV_severalSets_ordersBySetThenTimeAndListsPhotosByPosition() throws {
-        try catalogue.commit(makeSet(captureId: "b-late", setName: "b", photoCount: 1, firstSeed: 1,
-                                     capturedUTC: 300))
-        try catalogue.commit(makeSet(captureId: "a-late", setName: "a", photoCount: 3, firstSeed: 10,
-                                     capturedUTC: 200))
-        try catalogue.commit(makeSet(captureId: "a-early", setName: "a", photoCount: 2, firstSeed: 20,
-                                     capturedUTC: 100))
-
-        let rows = try exportAndParse().rows
-        XCTAssertEqual(rows.map { $0["capture_id"] }, ["a-early", "a-late", "b-late"])
-        for row in rows {
-            let names = try XCTUnwrap(row["photos"]).split(separator: ";")
-            XCTAssertEqual(row["photo_count"], String(names.count))
-            XCTAssertEqual(try XCTUnwrap(row["originals"]).split(separator: ";").count, names.count)
+            let rows = try exportAndParse(catalogue).rows
+            XCTAssertEqual(rows, [[
+                "capture_id": "c1", "set_name": setName, "barcode": "4006381333931", "symbology": "EAN-13",
+                "gtin13": "4006381333931", "captured_at": "2023-11-14T23:13:20+01:00", "time_source": "exif",
+                "photo_count": "2", "photos": "tin \"A\", front.jpg;back,side.jpg", "rating": "Good",
+                "quality": "0.812", "thumbnail": "thumbs/p0.jpg", "originals": "originals/p0.jpg;originals/p1.jpg",
+                "thumbnails": "thumbs/p0.jpg;thumbs/p1.jpg", "agent_id": "", "agent_name": "", "request_id": "", "note": "",
+                "product_name": "Product (2023-11-14 23:13)", "brands": "", "quantity": "", "energy_kcal_100g": "",
+                "nutriscore_grade": "", "nutrition_source": "",
+            ]])
         }
-        XCTAssertEqual(rows[1]["photos"], "a-late-p0.jpg;a-late-p1.jpg;a-late-p2.jpg")
-        XCTAssertEqual(rows[1]["thumbnail"], "thumbs/a-late-p0.jpg")
     }
 
-    func testWriteCSV_since_skipsOlderCapturesAndTheirPhotos() throws {
-        try catalogue.commit(makeSet(captureId: "old", firstSeed: 1, capturedUTC: 100))
-        try catalogue.commit(makeSet(captureId: "new", firstSeed: 10, capturedUTC: 200))
-
-        let rows = try exportAndParse(since: 200).rows
-        XCTAssertEqual(rows.map { $0["capture_id"] }, ["new"])
-        XCTAssertEqual(rows.first?["photos"], "new-p0.jpg;new-p1.jpg")
+    func testWriteCSV_header_isExactlyTheDocumentedColumns() {
+        onEveryBackend { catalogue in
+            let header = try exportAndParse(catalogue).header
+            XCTAssertEqual(header, [
+                "capture_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "time_source",
+                "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
+                "agent_id", "agent_name", "request_id", "note",
+                "product_name", "brands", "quantity", "energy_kcal_100g", "nutriscore_grade", "nutrition_source",
+            ])
+            let text = try String(contentsOf: folder.appendingPathComponent("export.csv"), encoding: .utf8)
+            XCTAssertEqual(text, header.joined(separator: ",") + "\n")
+        }
     }
 
-    func testWriteCSV_existingExport_isReplacedWithoutLeavingTemporaryFiles() throws {
-        let path = folder.appendingPathComponent("export.csv")
-        try Data("stale".utf8).write(to: path)
-        try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
+    func testWriteCSV_captureWithProduct_appendsItsNameBrandsAndSource() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
+            var product = Product(gtin14: "04006381333931", code: "4006381333931", name: "Textmarker, \"gelb\"",
+                                  brands: "Stabilo", quantity: "1 pc", source: .manual)
+            product.energyKcal = 30.5
+            product.nutriscoreGrade = "b"
+            _ = try catalogue.upsertProducts([product], replaceManual: false)
 
-        XCTAssertEqual(try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path.path), 1)
-        XCTAssertTrue(try String(contentsOf: path, encoding: .utf8).hasPrefix("capture_id,"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["export.csv"])
+            let row = try XCTUnwrap(exportAndParse(catalogue).rows.first)
+            XCTAssertEqual([row["product_name"], row["brands"], row["quantity"], row["energy_kcal_100g"],
+                            row["nutriscore_grade"], row["nutrition_source"]],
+                           ["Textmarker, \"gelb\"", "Stabilo", "1 pc", "30.5", "b", "manual"])
+        }
     }
 
-    func testWriteCSV_missingFolder_throwsExportFailedNamingThePath() throws {
-        let path = folder.appendingPathComponent("missing/export.csv").path
-        XCTAssertThrowsError(try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path)) { error in
-            guard case let .exportFailed(reportedPath, _)? = error as? CatalogError else {
-                return XCTFail("expected exportFailed, got \(error)")
+    func testWriteCSV_captureWithoutBarcode_exportsEmptyFields() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(CommittedSet(
+                captures: [makeCapture(id: "c1", barcode: nil, gtin13: nil)],
+                photos: [makePhoto(id: "p0", captureId: "c1", seed: 1)], hits: []))
+
+            let row = try XCTUnwrap(exportAndParse(catalogue).rows.first)
+            XCTAssertEqual([row["barcode"], row["symbology"], row["gtin13"]], ["", "", ""])
+        }
+    }
+
+    func testWriteCSV_severalSets_ordersBySetThenTimeAndListsPhotosByPosition() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(makeSet(captureId: "b-late", setName: "b", photoCount: 1, firstSeed: 1,
+                                         capturedUTC: 300))
+            try catalogue.commit(makeSet(captureId: "a-late", setName: "a", photoCount: 3, firstSeed: 10,
+                                         capturedUTC: 200))
+            try catalogue.commit(makeSet(captureId: "a-early", setName: "a", photoCount: 2, firstSeed: 20,
+                                         capturedUTC: 100))
+
+            let rows = try exportAndParse(catalogue).rows
+            XCTAssertEqual(rows.map { $0["capture_id"] }, ["a-early", "a-late", "b-late"])
+            for row in rows {
+                let names = try XCTUnwrap(row["photos"]).split(separator: ";")
+                XCTAssertEqual(row["photo_count"], String(names.count))
+                XCTAssertEqual(try XCTUnwrap(row["originals"]).split(separator: ";").count, names.count)
             }
-            XCTAssertEqual(reportedPath, path)
+            XCTAssertEqual(rows[1]["photos"], "a-late-p0.jpg;a-late-p1.jpg;a-late-p2.jpg")
+            XCTAssertEqual(rows[1]["thumbnail"], "thumbs/a-late-p0.jpg")
         }
     }
 
-    func testWriteToStream_twoCaptures_returnsRowCountAndWritesThreeLines() throws {
-        try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
-        try catalogue.commit(makeSet(captureId: "c2", firstSeed: 10))
-        let stream = OutputStream.toMemory()
+    func testWriteCSV_since_skipsOlderCapturesAndTheirPhotos() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(makeSet(captureId: "old", firstSeed: 1, capturedUTC: 100))
+            try catalogue.commit(makeSet(captureId: "new", firstSeed: 10, capturedUTC: 200))
 
-        XCTAssertEqual(try CatalogueExporter(catalogue: catalogue).write(to: stream), 2)
-        let data = try XCTUnwrap(stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data)
-        XCTAssertEqual(String(decoding: data, as: UTF8.self).split(separator: "\n").count, 3)
+            let rows = try exportAndParse(catalogue, since: 200).rows
+            XCTAssertEqual(rows.map { $0["capture_id"] }, ["new"])
+            XCTAssertEqual(rows.first?["photos"], "new-p0.jpg;new-p1.jpg")
+        }
+    }
+
+    func testWriteCSV_existingExport_isReplacedWithoutLeavingTemporaryFiles() {
+        onEveryBackend { catalogue in
+            let path = folder.appendingPathComponent("export.csv")
+            try Data("stale".utf8).write(to: path)
+            try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
+
+            XCTAssertEqual(try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path.path), 1)
+            XCTAssertTrue(try String(contentsOf: path, encoding: .utf8).hasPrefix("capture_id,"))
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["export.csv"])
+        }
+    }
+
+    func testWriteCSV_missingFolder_throwsExportFailedNamingThePath() {
+        onEveryBackend { catalogue in
+            let path = folder.appendingPathComponent("missing/export.csv").path
+            XCTAssertThrowsError(try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path)) { error in
+                guard case let .exportFailed(reportedPath, _)? = error as? CatalogError else {
+                    return XCTFail("expected exportFailed, got \(error)")
+                }
+                XCTAssertEqual(reportedPath, path)
+            }
+        }
+    }
+
+    func testWriteToStream_twoCaptures_returnsRowCountAndWritesThreeLines() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
+            try catalogue.commit(makeSet(captureId: "c2", firstSeed: 10))
+            let stream = OutputStream.toMemory()
+
+            XCTAssertEqual(try CatalogueExporter(catalogue: catalogue).write(to: stream), 2)
+            let data = try XCTUnwrap(stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data)
+            XCTAssertEqual(String(decoding: data, as: UTF8.self).split(separator: "\n").count, 3)
+        }
     }
 }

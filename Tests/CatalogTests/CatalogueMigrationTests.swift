@@ -55,10 +55,17 @@ final class CatalogueMigrationTests: XCTestCase {
         XCTAssertEqual(try queue.read(schema), try reference("schema-v4-agent-names"))
     }
 
+    func testMigrateUpToV5_makesExactlyTheSchemaTheReleaseMade() throws {
+        let queue = try DatabaseQueue(path: try makeTemporaryFolder() + "/v5.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v5-products")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v5-products"))
+    }
+
     func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
-        // schema-v5-products.sql is what v5-products made when it was written; it must not drift either.
-        let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(try catalogue.read(schema), try reference("schema-v5-products"))
+        // schema-v6-workers.sql is what v6-workers made when it was written; it must not drift either.
+        let path = try makeDatabasePath()
+        try Catalogue(path: path, logger: testLogger).close()
+        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v6-workers"))
     }
 
     func testMigrateV4ToV5_capturesCatalogedBeforeFindTheirProduct() throws {
@@ -86,13 +93,19 @@ final class CatalogueMigrationTests: XCTestCase {
                        ('c3', 's', 't', 3, 'exif', 1, 0.5, 'Good', 't', NULL, NULL);
             """)
         let catalogue = try Catalogue(path: path, logger: testLogger)
-        let names = try catalogue.read { db in try Row.fetchAll(db, sql: "SELECT agent_id, name FROM agent_name") }
-        XCTAssertEqual(names.map { [$0[0] as String, $0[1] as String] }, [["chef", "Cuisine Émile"]])
+        let names = try catalogue.read { db in
+            var names: [[String]] = []
+            try db.query("SELECT agent_id, name FROM agent_name", []) { names.append([$0[0], $0[1]]) }
+            return names
+        }
+        XCTAssertEqual(names, [["chef", "Cuisine Émile"]])
         XCTAssertEqual(try catalogue.captures(matching: CaptureFilter(agent: "émile")).map(\.id), ["c2", "c1"])
     }
 
     func testOpen_emptyFolder_createsEveryTableWithItsColumns() throws {
-        let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
+        let path = try makeDatabasePath()
+        try Catalogue(path: path, logger: testLogger).close()
+        let catalogue = try DatabaseQueue(path: path)
         let expected: [String: [String]] = [
             "run": ["id", "started_at", "finished_at", "inbox", "sets", "captures", "photos", "duplicates",
                     "quarantined", "failed"],
@@ -108,6 +121,8 @@ final class CatalogueMigrationTests: XCTestCase {
             "product": ["id", "gtin14", "code", "name", "brands", "quantity", "serving_size", "nutriscore_grade", "nova_group",
                         "categories", "energy_kcal", "fat", "saturated_fat", "carbohydrates", "sugars", "fiber", "proteins",
                         "salt", "last_modified", "source", "alias_of"],
+            "worker": ["id", "host", "pid", "started_at", "lease_until"],
+            "set_claim": ["set_name", "worker_id", "claimed_utc", "lease_until"],
         ]
         try catalogue.read { db in
             for (table, columns) in expected {
@@ -120,10 +135,11 @@ final class CatalogueMigrationTests: XCTestCase {
     }
 
     func testOpen_emptyFolder_createsForeignKeysAndIndexes() throws {
-        let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        try catalogue.read { db in
-            XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
-            XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
+        let path = try makeDatabasePath()
+        let catalogue = try Catalogue(path: path, logger: testLogger)
+        XCTAssertEqual(try catalogue.read { db in try db.scalar(String.self, "PRAGMA journal_mode") }, "wal")
+        XCTAssertEqual(try catalogue.read { db in try db.scalar(Bool.self, "PRAGMA foreign_keys") }, true)
+        try DatabaseQueue(path: path).read { db in
             let photoKeys = try db.foreignKeys(on: "photo")
             XCTAssertEqual(photoKeys.map(\.destinationTable), ["capture"])
             XCTAssertEqual(photoKeys.first?.originColumns, ["capture_id"])
@@ -139,9 +155,8 @@ final class CatalogueMigrationTests: XCTestCase {
 
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products"])
-        let applied = try catalogue.read { db in try Catalogue.migrator.appliedIdentifiers(db) }
-        XCTAssertEqual(applied, Set(Catalogue.schemaVersions))
+        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products", "v6-workers"])
+        XCTAssertEqual(try catalogue.store.appliedMigrations(), Set(Catalogue.schemaVersions))
     }
 
     func testOpen_secondTime_keepsDataAndRunsNoMigration() throws {
@@ -153,7 +168,7 @@ final class CatalogueMigrationTests: XCTestCase {
         let second = try Catalogue(path: path, logger: testLogger)
         let counts = try second.counts()
         XCTAssertEqual([counts.captures, counts.photos, counts.hits], [1, 2, 2])
-        let recorded = try second.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        let recorded = try second.read { db in try db.column(String.self, "SELECT identifier FROM grdb_migrations") }
         XCTAssertEqual(recorded, Catalogue.schemaVersions)
     }
 
@@ -204,7 +219,7 @@ final class ColumnNamingTests: XCTestCase {
     func testEveryColumnOfTheSchema_mapsToItsPropertyAndBack() throws {
         let catalogue = try Catalogue(path: try makeTemporaryFolder() + "/c.sqlite", logger: testLogger)
         let columns = try catalogue.read { db in
-            try String.fetchAll(db, sql: """
+            try db.column(String.self, """
                 SELECT p.name FROM sqlite_master m, pragma_table_info(m.name) p
                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE 'grdb_%'
                 """)

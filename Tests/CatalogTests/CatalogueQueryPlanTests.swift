@@ -1,6 +1,5 @@
 @testable import Catalog
 import Foundation
-import GRDB
 import TestSupport
 import XCTest
 
@@ -22,9 +21,11 @@ final class CatalogueQueryPlanTests: XCTestCase {
     /// SQLite's plan for a page of 50 of `filter`, one line per step.
     private func plan(_ filter: CaptureFilter, before: CaptureCursor?) throws -> [String] {
         try catalogue.read { db in
-            let statement = try filter.request(db, before: before).limit(50).makePreparedRequest(db).statement
-            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments)
-                .map { $0["detail"] as String }
+            let (condition, arguments) = try filter.sql(db, before: before)
+            var steps: [String] = []
+            try db.query("EXPLAIN QUERY PLAN SELECT capture.* FROM capture \(condition) \(CaptureFilter.orderBy) LIMIT 50",
+                         arguments) { steps.append($0[3]) }
+            return steps
         }
     }
 

@@ -65,3 +65,67 @@ extension XCTestCase {
         }
     }
 }
+
+/// The two databases every catalogue test runs on.
+enum Backend: String, CaseIterable {
+    case sqlite = "SQLite"
+    case postgres = "PostgreSQL"
+}
+
+/// A test of the catalogue that runs its body on every backend: SQLite, and PostgreSQL on the
+/// throwaway cluster of `PostgresServer` (a database per catalogue, dropped when the test ends).
+/// A failure names the backend it happened on.
+class CatalogueTestCase: XCTestCase {
+    /// The backend the test's body runs on now.
+    private(set) var backend: Backend?
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+                                expected: Bool) {
+        let prefix = backend.map { "[\($0.rawValue)] " } ?? ""
+        super.recordFailure(withDescription: prefix + description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+
+    /// Runs `body` once per backend with a new empty catalogue (SQLite in memory, or in a file with
+    /// `onDisk`); an error it throws fails the test on that backend and the next backend still runs.
+    func onEveryBackend(onDisk: Bool = false, file: StaticString = #filePath, line: UInt = #line,
+                        _ body: (Catalogue) throws -> Void) {
+        for backend in Backend.allCases {
+            onBackend(backend, file: file, line: line) {
+                let catalogue = try makeCatalogue(on: backend, onDisk: onDisk)
+                defer { try? catalogue.close() }
+                try body(catalogue)
+            }
+        }
+    }
+
+    /// Runs `body` as a test on `backend`: an error it throws fails the test, naming the backend.
+    func onBackend(_ backend: Backend, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) {
+        self.backend = backend
+        defer { self.backend = nil }
+        do {
+            try body()
+        } catch {
+            XCTFail("threw \(error)", file: file, line: line)
+        }
+    }
+
+    /// A new empty catalogue on `backend`.
+    func makeCatalogue(on backend: Backend, onDisk: Bool = false) throws -> Catalogue {
+        if backend == .sqlite, !onDisk { return try Catalogue.inMemory(logger: testLogger) }
+        return try Catalogue(makeLocation(on: backend), logger: testLogger)
+    }
+
+    /// Where a new catalogue on `backend` goes: a SQLite file in a temporary folder, or a new
+    /// database of the test cluster.
+    func makeLocation(on backend: Backend) throws -> CatalogueLocation {
+        switch backend {
+        case .sqlite:
+            return .sqlite(path: try makeTemporaryFolder() + "/catalog.sqlite")
+        case .postgres:
+            let server = try PostgresServer.shared
+            let database = try server.makeDatabase()
+            addTeardownBlock { try? server.dropDatabase(database) }
+            return .postgres(url: server.url(database: database))
+        }
+    }
+}

@@ -65,7 +65,8 @@ final class FirstUseTests: XCTestCase {
         XCTAssertEqual(outcome.status, 64)
         let file = work.appendingPathComponent("pipeline.json").path
         XCTAssertEqual(outcome.stderr.split(separator: "\n"), [
-            "ingest: \(file): wokers unknown key (known keys: catalog, groupGapSeconds, grouping, inbox, library, "
+            "ingest: \(file): wokers unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, groupGapSeconds, "
+                + "grouping, inbox, library, "
                 + "maxFileBytes, maxPixels, minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, "
                 + "thumbnailWidth, workers)",
             "ingest: \(file): thumbnailWidth must be 16…4096, got 0",

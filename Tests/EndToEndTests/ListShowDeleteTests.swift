@@ -176,13 +176,13 @@ final class LockOrderTests: XCTestCase {
         let work = try SampleLibrary(for: self)
         try work.run()
         let id = try XCTUnwrap(try work.catalogue().captures().first?.id)
-        // The catalogue as the release before v4-agent-names (and v5-products) left it: opening it migrates it.
+        // The catalogue as the release before v4-agent-names (and v5-products, v6-workers) left it: opening it migrates it.
         let migrations = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             if len(sys.argv) > 2:
-                db.executescript("DROP TABLE agent_name; DROP TABLE product; "
-                                 "DELETE FROM grdb_migrations WHERE identifier IN ('v4-agent-names', 'v5-products');")
+                db.executescript("DROP TABLE agent_name; DROP TABLE product; DROP TABLE worker; DROP TABLE set_claim; "
+                                 "DELETE FROM grdb_migrations WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers');")
                 db.commit()
             print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid")))
             """

@@ -33,13 +33,17 @@ final class ArchitectureTests: XCTestCase {
         }
     }
 
-    func testCLibraries_areCalledFromImagingOnly() throws {
+    func testCLibraries_areCalledFromImagingOnly_butLibpqFromOneFileOfCatalog() throws {
         // The package's C targets: system libraries and shims, Sources/C<Name>.
         let cModules = try FileManager.default.contentsOfDirectory(atPath: sources.path)
-            .filter { $0.hasPrefix("C") && $0.dropFirst().first?.isUppercase == true }
+            .filter { $0.hasPrefix("C") && $0.dropFirst().first?.isUppercase == true && $0 != "CLibPQ" }
         XCTAssertTrue(cModules.contains("CVips") && cModules.contains("CZBar"), "\(cModules)")
         XCTAssertFalse(try imports(of: "Imaging").filter { !Set($0.modules).isDisjoint(with: cModules) }.isEmpty)
         try assertNoImport(in: ["Pipeline", "Catalog", "ingest"], of: cModules.contains, "only Imaging imports the C libraries and shims")
+        // libpq is the database's client: SQL stays in Catalog, behind one file, as each C library is.
+        try assertNoImport(in: ["Pipeline", "Imaging", "ingest"], of: { $0 == "CLibPQ" }, "only Catalog talks to PostgreSQL")
+        let libpqFiles = try imports(of: "Catalog").filter { $0.modules.contains("CLibPQ") }.map(\.file)
+        XCTAssertEqual(libpqFiles, ["Catalog/Storage/PostgresConnection.swift"])
     }
 
     func testSQL_isWrittenInCatalogOnly() throws {

@@ -16,31 +16,43 @@ final class CommitBench {
     let config: PipelineConfig
     let layout: LibraryLayout
     let catalogue: Catalogue
+    /// This bench as one worker of a shared (PostgreSQL) catalogue, which claims each set before
+    /// committing it; nil on SQLite, where the library's lock makes every commit the only one.
+    let worker: WorkerSession?
     private let logger = Logger(label: "test")
 
-    init(for test: XCTestCase, originals: PipelineConfig.Originals = .move) throws {
+    /// - Parameter catalog: the catalogue's path or URL; a SQLite file in the library by default.
+    init(for test: XCTestCase, originals: PipelineConfig.Originals = .move, catalog: String? = nil) throws {
         let root = try test.makeTemporaryFolder()
         var config = PipelineConfig(folder: root)
         config.originals = originals
         config.workers = 1
+        if let catalog { config.catalog = catalog }
         self.config = config
         layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
         try FileManager.default.createDirectory(atPath: config.inbox, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Self.shelfFiles(), toPath: (config.inbox as NSString).appendingPathComponent("shelf"))
         try FileManager.default.createDirectory(atPath: layout.staging, withIntermediateDirectories: true)
-        catalogue = try Catalogue(path: config.catalog, logger: logger)
+        catalogue = try Catalogue(config.catalogLocation, logger: logger)
+        if catalogue.location.isShared {
+            let worker = try WorkerSession.start(catalogue: catalogue, leaseSeconds: 60, logger: logger)
+            test.addTeardownBlock { worker.end() }
+            self.worker = worker
+        } else {
+            worker = nil
+        }
     }
 
     var setFolder: String { (config.inbox as NSString).appendingPathComponent("shelf") }
 
     /// A new committer, as a restarted process would make.
     func committer() -> SetCommitter {
-        SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger)
+        SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger, worker: worker)
     }
 
-    /// The set as it is in the inbox now, analysed.
-    func analyse() throws -> (PhotoSet, [PhotoOutcome]) {
-        let set = try PhotoSet(name: "shelf", folder: setFolder)
+    /// The set `name` as it is in the inbox now, analysed.
+    func analyse(_ name: String = "shelf") throws -> (PhotoSet, [PhotoOutcome]) {
+        let set = try PhotoSet(name: name, folder: (config.inbox as NSString).appendingPathComponent(name))
         let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging)
         return (set, set.files.map { analyzer.analyse($0, catalogued: catalogue.photo(withSHA256:)) })
     }

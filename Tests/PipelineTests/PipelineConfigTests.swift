@@ -80,7 +80,8 @@ final class PipelineConfigTests: XCTestCase {
     func testParse_severalProblems_areAllReportedAtOnce() {
         XCTAssertThrowsError(try parse(#"{"workers": -1, "inbox": "", "zzz": 1, "readyMarker": "ready", "maxPixels": "x"}"#)) { error in
             XCTAssertEqual((error as? ConfigError)?.messages, [
-                "zzz unknown key (known keys: catalog, groupGapSeconds, grouping, inbox, library, maxFileBytes, maxPixels, "
+                "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, groupGapSeconds, grouping, inbox, "
+                    + "library, maxFileBytes, maxPixels, "
                     + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, workers)",
                 "inbox must be a non-empty string",
                 "workers must be 0…256, got -1",

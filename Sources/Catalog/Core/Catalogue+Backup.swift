@@ -1,22 +1,11 @@
 import Foundation
-import GRDB
 
 extension Catalogue {
-    /// Closes the catalogue; later calls fail. Closing its last connection makes SQLite checkpoint
-    /// the write-ahead log into the database file and remove it, so that the file alone holds the
-    /// whole catalogue (a copy of `catalog.sqlite` alone is complete). Every command closes on exit.
-    public func close() throws {
-        // SQLite folds the write-ahead log back into the file, and removes it, when the last
-        // connection closes, but only if that one may write: a reader (opened read-only) cannot take
-        // the lock, and closing last it left `-wal` beside a stale file. The readers close first.
-        (writer as? DatabasePool)?.releaseMemory()
-        try writer.close()
-    }
-
-    /// Writes a consistent copy of the catalogue to `destination`, which must not exist, while other
-    /// processes may go on writing: SQLite's `VACUUM INTO` from one read snapshot into a temporary
-    /// file beside it, which is then opened and checked (integrity, migrations), flushed and renamed
-    /// into place. Returns the copy's counts. Throws `CatalogError.backupFailed`.
+    /// Writes a consistent copy of the catalogue to `destination`, a SQLite file which must not
+    /// exist, while other processes may go on writing: SQLite's `VACUUM INTO` from one read
+    /// snapshot (a PostgreSQL catalogue: `copy(to:)` from one snapshot) into a temporary file beside
+    /// it, which is then opened and checked (integrity, migrations), flushed and renamed into place.
+    /// Returns the copy's counts. Throws `CatalogError.backupFailed`.
     public func backup(to destination: String) throws -> (captures: Int, photos: Int, hits: Int) {
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw CatalogError.backupFailed(path: destination, reason: "it exists already; name a new file")
@@ -25,14 +14,21 @@ extension Catalogue {
         let temporary = (folder.isEmpty ? "." : folder) + "/.\((destination as NSString).lastPathComponent).partial-\(UUID().uuidString.prefix(8))"
         defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
         do {
-            try writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [temporary]) }
+            if let sqlite = store as? SQLiteStore {
+                try sqlite.vacuum(into: temporary)
+            } else {
+                let copy = try Catalogue(path: temporary, logger: logger)
+                defer { try? copy.close() }
+                _ = try self.copy(to: copy)
+            }
             let counts = try check(copy: temporary)
             try Self.flushAndPlace(temporary, at: destination)
             return counts
         } catch let error as CatalogError {
+            if case .copyFailed(_, let reason) = error { throw CatalogError.backupFailed(path: destination, reason: reason) }
             throw error
-        } catch let error as DatabaseError {
-            throw CatalogError.backupFailed(path: destination, reason: error.message ?? "\(error.resultCode)")
+        } catch let error as SQLError {
+            throw CatalogError.backupFailed(path: destination, reason: error.message)
         }
     }
 
@@ -40,7 +36,7 @@ extension Catalogue {
     private func check(copy path: String) throws -> (captures: Int, photos: Int, hits: Int) {
         let copy = try Catalogue(path: path, create: false, logger: logger)
         defer { try? copy.close() }
-        let problems = try copy.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let problems = try copy.read { db in try db.column(String.self, "PRAGMA integrity_check") }
         guard problems == ["ok"] else {
             throw CatalogError.backupFailed(path: path, reason: "the copy is damaged: \(problems.prefix(3).joined(separator: "; "))")
         }

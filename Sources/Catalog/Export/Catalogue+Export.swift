@@ -1,5 +1,3 @@
-import GRDB
-
 /// What the CSV export shows of one capture, read straight from a row.
 struct ExportedCapture {
     var id: String
@@ -39,7 +37,8 @@ extension Catalogue {
     /// name), one capture in memory at a time.
     func exportRows(since: Double?, _ body: (ExportedCapture) throws -> Void) throws {
         try read { db in
-            let statement = try db.makeStatement(sql: """
+            var current: ExportedCapture?
+            try db.query("""
                 SELECT capture.id, capture.set_name, capture.barcode, capture.symbology, capture.gtin13,
                        capture.captured_at, capture.time_source, capture.photo_count, capture.rating, capture.quality,
                        capture.agent_id, capture.agent_name, capture.request_id, capture.note,
@@ -50,10 +49,7 @@ extension Catalogue {
                 LEFT JOIN product ON product.gtin14 = '0' || capture.gtin13
                 \(since == nil ? "" : "WHERE capture.captured_utc >= ?")
                 ORDER BY capture.set_name, capture.captured_utc, capture.id, photo.position
-                """)
-            let rows = try Row.fetchCursor(statement, arguments: since.map { [$0] } ?? [])
-            var current: ExportedCapture?
-            while let row = try rows.next() {
+                """, since.map { [$0.sqlValue] } ?? []) { row in
                 let id: String = row[0]
                 if current?.id != id {
                     if let current { try body(current) }
@@ -62,7 +58,7 @@ extension Catalogue {
                         timeSource: row[6], photoCount: row[7], rating: row[8], quality: row[9], agentId: row[10],
                         agentName: row[11], requestId: row[12], note: row[13], productName: row[18], brands: row[19],
                         quantity: row[20], energyKcal: row[21], nutriscoreGrade: row[22], productSource: row[23],
-                        hasProduct: (row[17] as String?) != nil)
+                        hasProduct: !row.isNull(at: 17))
                 }
                 if let name: String = row[14] {
                     current?.originalNames.append(name)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Writes the catalogue as CSV, one row per capture, for spreadsheets and shop imports.
 ///

@@ -20,6 +20,7 @@ extension Catalogue {
         migrator.registerMigration("v3-scale") { db in try indexForScale(db) }
         migrator.registerMigration("v4-agent-names") { db in try addAgentNames(db) }
         migrator.registerMigration("v5-products") { db in try addProducts(db) }
+        migrator.registerMigration("v6-workers") { db in try db.execute(sql: workersSQL) }
         return migrator
     }
 
@@ -223,4 +224,26 @@ extension Catalogue {
             );
             """)
     }
+
+    /// Version 6: the workers sharing one catalogue, and the sets each has claimed (`set_claim`),
+    /// for a lease of the database's clock (seconds since 1970): a set is ingested by the worker
+    /// holding its claim, and a dead worker's claims lapse. Only a shared (PostgreSQL) catalogue
+    /// fills them; a SQLite catalogue has one writer, held by the library's lock, and keeps them
+    /// so that both have one schema (and `ingest catalog copy` one set of tables).
+    static let workersSQL = """
+        CREATE TABLE worker (
+            id TEXT NOT NULL PRIMARY KEY,
+            host TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            started_at TEXT NOT NULL,
+            lease_until REAL NOT NULL
+        );
+        CREATE TABLE set_claim (
+            set_name TEXT NOT NULL PRIMARY KEY,
+            worker_id TEXT NOT NULL,
+            claimed_utc REAL NOT NULL,
+            lease_until REAL NOT NULL
+        );
+        CREATE INDEX set_claim_on_worker_id ON set_claim(worker_id);
+        """
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Which captures `Catalogue.captures(matching:)` returns; the default matches all of them.
 ///
@@ -39,60 +38,63 @@ public struct CaptureFilter: Hashable, Sendable {
         self.search = search
     }
 
-    /// The captures this filter matches, newest first (ties: the greater id first), starting after
-    /// `before` when given. Each filter has an index in this order (migration `v3-scale`).
-    func request(_ db: Database, before: CaptureCursor? = nil) throws -> QueryInterfaceRequest<Capture> {
-        typealias Columns = Capture.QueryColumns
-        var request = Capture.all()
+    /// The filter as SQL: `WHERE …` over `capture` (empty when it matches everything), with its
+    /// arguments, for captures newest first (ties: the greater id first) starting after `before`.
+    /// Each filter has an index in this order (migration `v3-scale`): `orderBy` keeps to it.
+    func sql(_ db: any SQLConnection, before: CaptureCursor? = nil) throws -> (where: String, arguments: [SQLValue]) {
+        var conditions: [String] = []
+        var arguments: [SQLValue] = []
+        func add(_ condition: String, _ values: SQLValue...) {
+            conditions.append(condition)
+            arguments += values
+        }
         if let barcode {
-            request = request.filter(Columns.barcode == barcode || Columns.gtin13 == barcode)
+            add("(capture.barcode = ? OR capture.gtin13 = ?)", barcode.sqlValue, barcode.sqlValue)
         }
-        if let setName {
-            request = request.filter(Columns.setName == setName)
-        }
-        if let since {
-            request = request.filter(Columns.capturedUTC >= since)
-        }
-        if let until {
-            request = request.filter(Columns.capturedUTC < until)
-        }
-        if noBarcode {
-            request = request.filter(Columns.barcode == nil)
-        }
-        if let rating {
-            request = request.filter(Columns.rating == rating)
-        }
+        if let setName { add("capture.set_name = ?", setName.sqlValue) }
+        if let since { add("capture.captured_utc >= ?", since.sqlValue) }
+        if let until { add("capture.captured_utc < ?", until.sqlValue) }
+        if noBarcode { add("capture.barcode IS NULL") }
+        if let rating { add("capture.rating = ?", rating.sqlValue) }
         if let agent {
-            let ids = try Self.agentIds(matching: agent, db)
+            let ids = try Self.agentIds(matching: agent, db).sorted()
             // One id as an equality, so that its index gives the order too.
-            request = request.filter(ids.count == 1 ? Columns.agentId == ids.first : ids.contains(Columns.agentId))
+            conditions.append(ids.count == 1 ? "capture.agent_id = ?" : "capture.agent_id IN (\(placeholders(ids.count)))")
+            arguments += ids.map(\.sqlValue)
         }
         if let search {
-            request = request.filter(sql: Self.searchSQL, arguments: StatementArguments(Array(repeating: Catalogue.fold(search), count: 5)))
+            conditions.append(Self.searchSQL(db.dialect))
+            arguments += Array(repeating: Catalogue.fold(search).sqlValue, count: 5)
         }
         if let before {
-            request = request.filter(sql: "(captured_utc, id) < (?, ?)", arguments: [before.capturedUTC, before.id])
+            add("(capture.captured_utc, capture.id) < (?, ?)", before.capturedUTC.sqlValue, before.id.sqlValue)
         }
-        return request.order(Columns.capturedUTC.desc, Columns.id.desc)
+        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
     }
+
+    /// The order of `list`: newest first, then the greater id.
+    static let orderBy = "ORDER BY capture.captured_utc DESC, capture.id DESC"
 
     /// Folded text found in the capture's set name, code, or its product's name or brands. Reads
     /// captures in the page's order, so a page of frequent matches stops early.
-    private static let searchSQL = """
-        (instr(ingest_fold(set_name), ?) OR instr(ifnull(barcode, ''), ?) OR instr(ifnull(gtin13, ''), ?)
-         OR EXISTS (SELECT 1 FROM product WHERE product.gtin14 = '0' || capture.gtin13
-                    AND (instr(ingest_fold(product.name), ?) OR instr(ingest_fold(product.brands), ?))))
-        """
+    private static func searchSQL(_ dialect: SQLDialect) -> String {
+        func found(in text: String) -> String { dialect.position(of: "?", in: text) + " > 0" }
+        return """
+            (\(found(in: "ingest_fold(capture.set_name)")) OR \(found(in: "coalesce(capture.barcode, '')"))
+             OR \(found(in: "coalesce(capture.gtin13, '')"))
+             OR EXISTS (SELECT 1 FROM product WHERE product.gtin14 = '0' || capture.gtin13
+                        AND (\(found(in: "ingest_fold(product.name)")) OR \(found(in: "ingest_fold(product.brands)")))))
+            """
+    }
 
     /// The ids of the agents `text` names. Names are compared in Swift, not with SQL's `LIKE`, whose
     /// case folding stops at ASCII; agents and their names are few (`agent_name` keeps each name
     /// captures were taken under once), so reading them is cheap.
-    private static func agentIds(matching text: String, _ db: Database) throws -> Set<String> {
-        let names = try Row.fetchAll(db, sql: "SELECT id, name FROM agent UNION SELECT agent_id, name FROM agent_name")
+    private static func agentIds(matching text: String, _ db: any SQLConnection) throws -> Set<String> {
         var ids: Set<String> = [text]
-        for row in names {
-            let name: String = row["name"]
-            if name.range(of: text, options: .caseInsensitive) != nil { ids.insert(row["id"]) }
+        try db.query("SELECT id, name FROM agent UNION SELECT agent_id, name FROM agent_name", []) { row in
+            let name: String = row[1]
+            if name.range(of: text, options: .caseInsensitive) != nil { ids.insert(row[0]) }
         }
         return ids
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What `Catalogue.deleteCapture(id:)` removed: the rows, and the library files nothing references any more.
 public struct RemovedCapture: Sendable {
@@ -16,14 +15,15 @@ extension Catalogue {
     /// Only rows are removed: the caller removes the files afterwards, so a crash in between leaves
     /// files no row references, which `ingest verify --repair` sets aside. The agent row stays.
     public func deleteCapture(id: String) throws -> RemovedCapture? {
-        try writer.write { db in
-            guard let capture = try Capture.fetchOne(db, key: id) else { return nil }
-            let photos = try Photo.filter(Photo.QueryColumns.captureId == id)
-                .order(Photo.QueryColumns.position).fetchAll(db)
-            try capture.delete(db)
+        try write { db in
+            guard let capture = try db.fetchOne(Capture.self, "SELECT * FROM capture WHERE id = ?", [id.sqlValue]) else {
+                return nil
+            }
+            let photos = try db.fetchAll(Photo.self, "SELECT * FROM photo WHERE capture_id = ? ORDER BY position", [id.sqlValue])
+            try db.execute("DELETE FROM capture WHERE id = ?", [id.sqlValue])
             var unusedContextPath: String?
             if let path = capture.contextPath,
-               try Capture.filter(Capture.QueryColumns.contextPath == path).fetchCount(db) == 0 {
+               try db.scalar(Int.self, "SELECT count(*) FROM capture WHERE context_path = ?", [path.sqlValue]) == 0 {
                 unusedContextPath = path
             }
             return RemovedCapture(capture: capture, photos: photos, unusedContextPath: unusedContextPath)
@@ -32,10 +32,10 @@ extension Catalogue {
 
     /// Records the size of a photo's new thumbnail (pixels); throws `CatalogError.unknownPhoto` when the photo is gone.
     public func recordThumbnail(photoId: String, width: Int, height: Int) throws {
-        try writer.write { db in
-            try db.execute(sql: "UPDATE photo SET thumb_width = ?, thumb_height = ? WHERE id = ?",
-                           arguments: [width, height, photoId])
-            if db.changesCount == 0 { throw CatalogError.unknownPhoto(path: path, photoId: photoId) }
+        let changed = try write { db in
+            try db.execute("UPDATE photo SET thumb_width = ?, thumb_height = ? WHERE id = ?",
+                           [width.sqlValue, height.sqlValue, photoId.sqlValue])
         }
+        if changed == 0 { throw CatalogError.unknownPhoto(path: path, photoId: photoId) }
     }
 }

@@ -1,45 +1,80 @@
-import GRDB
-
 extension Catalogue {
     /// Calls `body` with every photo of the catalogue, `size` at a time, in the order they were
-    /// catalogued. Each batch is its own read (keyset paging on the rowid), so `body` may write, and
-    /// memory holds one batch whatever the catalogue's size.
+    /// catalogued (SQLite; PostgreSQL: by id). Each batch is its own read (keyset paging), so
+    /// `body` may write, and memory holds one batch whatever the catalogue's size.
     public func forEachPhotoBatch(size: Int, _ body: ([Photo]) throws -> Void) throws {
-        var after: Int64 = 0
+        var columns: RowColumns?
+        try forEachBatch(size: size, columns: "*") { row in
+            let known = columns ?? RowColumns(row, range: 1 ..< row.count)
+            columns = known
+            return try Photo(from: RowDecoder(row: row, columns: known))
+        } body: { try body($0) }
+    }
+
+    /// Calls `body` with every photo's files, `size` at a time, as `forEachPhotoBatch` does.
+    public func forEachPhotoFilesBatch(size: Int, _ body: ([PhotoFiles]) throws -> Void) throws {
+        try forEachBatch(size: size, columns: "original_path, thumb_path, byte_size, original_modified") { row in
+            PhotoFiles(originalPath: row[1], thumbPath: row[2], byteSize: row[3], originalModified: row[4])
+        } body: { try body($0) }
+    }
+
+    /// Pages through the photo table by its key (`SQLDialect.photoKey`), `size` rows a read, each
+    /// row `key, columns` made an item by `make` inside the read, the batch handed to `body` after it.
+    private func forEachBatch<Item>(size: Int, columns: String, make: (any SQLRow) throws -> Item,
+                                    body: ([Item]) throws -> Void) throws {
+        let key = store.dialect.photoKey
+        var after = key.first
         while true {
-            let rows = try read { db in
-                try Row.fetchAll(db, sql: "SELECT rowid AS photo_rowid, * FROM photo WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                                 arguments: [after, size])
+            var last: SQLValue?
+            let batch = try read { db in
+                var items: [Item] = []
+                try db.query("SELECT \(key.column), \(columns) FROM photo WHERE \(key.column) > ? ORDER BY \(key.column) LIMIT ?",
+                              [after, size.sqlValue]) { row in
+                    last = row.value(at: 0)
+                    items.append(try make(row))
+                }
+                return items
             }
-            guard let last = rows.last else { return }
-            after = last["photo_rowid"]
-            try body(try rows.map { try Photo(row: $0) })
-            if rows.count < size { return }
+            guard let last else { return }
+            after = last
+            try body(batch)
+            if batch.count < size { return }
         }
     }
 
     /// Up to `count` photos picked at random, each as likely as any other (fewer only when the
-    /// catalogue holds fewer). Picks rowids, so it reads only the photos it returns.
+    /// catalogue holds fewer). SQLite: picks rowids, so it reads only the photos it returns;
+    /// PostgreSQL: a random order of the whole table.
     public func randomPhotos(count: Int) throws -> [Photo] {
         let (total, highest) = try read { db -> (Int, Int64) in
-            let row = try Row.fetchOne(db, sql: "SELECT count(*), ifnull(max(rowid), 0) FROM photo")
-            return (row?[0] ?? 0, row?[1] ?? 0)
+            var result = (0, Int64(0))
+            let highest = store.dialect == .sqlite ? "coalesce(max(rowid), 0)" : "0"
+            try db.query("SELECT count(*), \(highest) FROM photo", []) { result = ($0[0], $0[1]) }
+            return result
         }
-        guard count < total else { return try read { db in try Photo.fetchAll(db) } }
+        guard count < total else { return try read { db in try db.fetchAll(Photo.self, "SELECT * FROM photo") } }
+        guard store.dialect == .sqlite else {
+            return try read { db in try db.fetchAll(Photo.self, "SELECT * FROM photo ORDER BY random() LIMIT ?", [count.sqlValue]) }
+        }
         var generator = SystemRandomNumberGenerator()
         var chosen: [Int64: Photo] = [:]
         var tried = Set<Int64>()
         while chosen.count < count, tried.count < highest {
-            var candidates: [Int64] = []
+            var candidates: [SQLValue] = []
             while candidates.count < min(Self.hashChunkSize, count - chosen.count), tried.count < highest {
                 let rowid = Int64.random(in: 1 ... highest, using: &generator)
-                if tried.insert(rowid).inserted { candidates.append(rowid) }
+                if tried.insert(rowid).inserted { candidates.append(.integer(rowid)) }
             }
-            let found = try read { db in
-                try Row.fetchAll(db, sql: "SELECT rowid AS photo_rowid, * FROM photo WHERE rowid IN (\(candidates.map { _ in "?" }.joined(separator: ",")))",
-                                 arguments: StatementArguments(candidates))
+            try read { db in
+                try Self.forEachChunk(of: candidates) { chunk in
+                    var columns: RowColumns?
+                    try db.query("SELECT rowid, * FROM photo WHERE rowid IN (\(placeholders(Self.hashChunkSize)))", chunk) { row in
+                        let known = columns ?? RowColumns(row, range: 1 ..< row.count)
+                        columns = known
+                        chosen[row[0]] = try Photo(from: RowDecoder(row: row, columns: known))
+                    }
+                }
             }
-            for row in found { chosen[row["photo_rowid"]] = try Photo(row: row) }
         }
         return Array(chosen.values)
     }
@@ -62,13 +97,10 @@ extension Catalogue {
     }
 
     /// Those of `paths` the photo column `column` holds.
-    private static func paths(_ paths: [String], in column: String, _ db: Database) throws -> Set<String> {
+    private static func paths(_ paths: [String], in column: String, _ db: any SQLConnection) throws -> Set<String> {
         var found = Set<String>()
-        for start in stride(from: 0, to: paths.count, by: hashChunkSize) {
-            let chunk = Array(paths[start ..< min(start + hashChunkSize, paths.count)])
-            let marks = chunk.map { _ in "?" }.joined(separator: ",")
-            found.formUnion(try String.fetchAll(db, sql: "SELECT \(column) FROM photo WHERE \(column) IN (\(marks))",
-                                                arguments: StatementArguments(chunk)))
+        try forEachChunk(of: paths.map(\.sqlValue)) { chunk in
+            found.formUnion(try db.column(String.self, "SELECT \(column) FROM photo WHERE \(column) IN (\(placeholders(hashChunkSize)))", chunk))
         }
         return found
     }
@@ -77,9 +109,8 @@ extension Catalogue {
     public func photos(withThumbPaths paths: [String]) throws -> [Photo] {
         try read { db in
             var found: [Photo] = []
-            for start in stride(from: 0, to: paths.count, by: Self.hashChunkSize) {
-                let chunk = Array(paths[start ..< min(start + Self.hashChunkSize, paths.count)])
-                found += try Photo.filter(chunk.contains(Column("thumb_path"))).fetchAll(db)
+            try Self.forEachChunk(of: paths.map(\.sqlValue)) { chunk in
+                found += try db.fetchAll(Photo.self, Self.photosSQL(whereIn: "thumb_path"), chunk)
             }
             return found
         }
@@ -94,30 +125,4 @@ public struct PhotoFiles: Sendable, Hashable {
     public var byteSize: Int64
     /// Nanoseconds since 1970; nil for photos catalogued before it was recorded.
     public var originalModified: Int64?
-}
-
-extension Catalogue {
-    /// Calls `body` with every photo's files, `size` at a time, as `forEachPhotoBatch` does.
-    public func forEachPhotoFilesBatch(size: Int, _ body: ([PhotoFiles]) throws -> Void) throws {
-        var after: Int64 = 0
-        while true {
-            var last: Int64?
-            let batch = try read { db in
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT rowid, original_path, thumb_path, byte_size, original_modified FROM photo
-                    WHERE rowid > ? ORDER BY rowid LIMIT ?
-                    """, arguments: [after, size])
-                var batch: [PhotoFiles] = []
-                while let row = try rows.next() {
-                    last = row[0]
-                    batch.append(PhotoFiles(originalPath: row[1], thumbPath: row[2], byteSize: row[3], originalModified: row[4]))
-                }
-                return batch
-            }
-            guard let last else { return }
-            after = last
-            try body(batch)
-            if batch.count < size { return }
-        }
-    }
 }

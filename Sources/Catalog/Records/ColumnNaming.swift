@@ -1,30 +1,7 @@
-import GRDB
-import Synchronization
-
 /// How the records' property names map to snake_case column names and back.
 enum ColumnNaming {
     /// Words the records spell in capitals (`capturedUTC`, `takenUTC`).
     static let acronyms: Set<String> = ["utc"]
-
-    /// The decoding strategy every record uses.
-    static let decodingStrategy = DatabaseColumnDecodingStrategy.custom { column in
-        PropertyKey(propertyName(forColumn: column))
-    }
-
-    /// The encoding strategy every record uses: `capturedUTC` → `captured_utc`, each name worked out
-    /// once. (GRDB's `convertToSnakeCase` works it out again for every column of every row written:
-    /// 38 % of a bulk insert's time.)
-    static let encodingStrategy = DatabaseColumnEncodingStrategy.custom { key in
-        columnNames.withLock { names in
-            if let name = names[key.stringValue] { return name }
-            let name = columnName(forProperty: key.stringValue)
-            names[key.stringValue] = name
-            return name
-        }
-    }
-
-    /// The column names worked out so far, by property name.
-    private static let columnNames = Mutex<[String: String]>([:])
 
     /// `capturedUTC` → `captured_utc`, `thumbPath` → `thumb_path`, `sha256` → `sha256`: a word starts
     /// at a capital that follows a small letter or digit, or that precedes a small letter.
@@ -52,23 +29,5 @@ enum ColumnNaming {
             acronyms.contains(word) ? word.uppercased() : word.prefix(1).uppercased() + word.dropFirst()
         }
         return ([first] + rest).joined()
-    }
-
-    /// A coding key made from a computed property name.
-    struct PropertyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-
-        init(_ stringValue: String) {
-            self.stringValue = stringValue
-        }
-
-        init?(stringValue: String) {
-            self.stringValue = stringValue
-        }
-
-        init?(intValue: Int) {
-            nil
-        }
     }
 }

@@ -46,27 +46,70 @@ struct CommitJournal: Codable, Sendable {
     /// Absent in journals of earlier versions, which set files aside before writing a journal.
     var asides: [Aside]?
 
-    /// Writes the journal durably into `folder`; returns its path.
-    func write(in folder: String) throws -> String {
+    /// Writes the journal durably into `folder` as `name` (by default a new UUID's); returns its path.
+    func write(in folder: String, name: String = UUID().uuidString.lowercased() + ".json") throws -> String {
         try FileOperations.makeDirectories(folder)
-        let path = (folder as NSString).appendingPathComponent(UUID().uuidString.lowercased() + ".json")
+        let path = (folder as NSString).appendingPathComponent(name)
         try FileOperations.write(Array(try JSONEncoder().encode(self)), to: path)
         try FileOperations.syncDirectory(folder)
         return path
     }
 
-    /// Journals left in `folder`, oldest name first; none when there is no such folder. Throws when
-    /// the folder cannot be listed: a journal passed over is a commit neither finished nor undone.
+    /// The file name of a set's journal in its worker's folder: the set's name as far as it is
+    /// safe in a file name (64 characters at most), and a hash of all of it, so that two sets never
+    /// share one: `shelf_3-5f0c9a1e2b3d4c6f.json`.
+    static func fileName(forSet name: String) -> String {
+        let safe = String(name.unicodeScalars.prefix(64).map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        })
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 // FNV-1a, stable across processes and machines
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return "\(safe.hasPrefix(".") ? "_" + safe.dropFirst() : safe)-\(String(hash, radix: 16)).json"
+    }
+
+    /// Journals left in `folder` (`.journal`) and in its workers' folders, oldest name first; none
+    /// when there is no such folder. Throws when a folder cannot be listed: a journal passed over
+    /// is a commit neither finished nor undone.
     static func pending(in folder: String) throws(FileOperationError) -> [String] {
-        let entries: [DirectoryEntry]
+        var found: [String] = []
+        for entry in try entries(of: folder) where !entry.isHidden {
+            let path = (folder as NSString).appendingPathComponent(entry.name)
+            // A worker's id never ends in `.json`: whatever does is a journal, to be read (and a
+            // folder of that name fails to be, rather than being passed over).
+            if entry.name.hasSuffix(".json") {
+                found.append(path)
+            } else if entry.isDirectory {
+                found += try entries(of: path).filter { !$0.isHidden && $0.name.hasSuffix(".json") }
+                    .map { (path as NSString).appendingPathComponent($0.name) }
+            }
+        }
+        return found
+    }
+
+    /// The journals of the set `name` in the workers' folders of `folder`.
+    static func pending(in folder: String, set name: String) throws(FileOperationError) -> [String] {
+        let file = fileName(forSet: name)
+        return try workerFolders(in: folder)
+            .map { ((folder as NSString).appendingPathComponent($0) as NSString).appendingPathComponent(file) }
+            .filter(FileOperations.exists)
+    }
+
+    /// The names of the workers' folders in `folder` (`.journal`).
+    static func workerFolders(in folder: String) throws(FileOperationError) -> [String] {
+        try entries(of: folder).filter { $0.isDirectory && !$0.isHidden && !$0.name.hasSuffix(".json") }.map(\.name)
+    }
+
+    /// The entries of the folder at `path`; none when there is no such folder.
+    private static func entries(of path: String) throws(FileOperationError) -> [DirectoryEntry] {
         do {
-            entries = try Directory.entries(of: folder)
+            return try Directory.entries(of: path)
         } catch {
             if error.code == ENOENT { return [] }
-            throw FileOperationError(operation: "list the commit journals in", path: folder, code: error.code)
+            throw FileOperationError(operation: "list the commit journals in", path: path, code: error.code)
         }
-        return entries.filter { !$0.isHidden && $0.name.hasSuffix(".json") }
-            .map { (folder as NSString).appendingPathComponent($0.name) }
     }
 
     /// The journal at `path`, or nil when its bytes are not a journal (damaged after it was written).

@@ -6,34 +6,117 @@ import Foundation
 extension SetCommitter {
     /// Finishes or undoes the commits a crash interrupted, from their journals: a commit whose rows
     /// exist is finished, one without rows is undone (the inbox still holds its originals). Removes
-    /// the temporary files a killed process left beside the files a journal names, and empties staging.
+    /// the temporary files a killed process left beside the files a journal names, and empties
+    /// staging. With workers sharing the catalogue, only journals whose set this worker can claim
+    /// (their worker is gone, or let the set go) are recovered, and only the journal and staging
+    /// folders of workers whose lease has lapsed are cleared.
     func recover() throws {
-        try FileOperations.removeTemporaries(inFolders: [layout.journal])
+        let live = try worker.liveWorkers()
+        let gone = try CommitJournal.workerFolders(in: layout.journal).filter { !live.contains($0) || $0 == worker.id }
+        try FileOperations.removeTemporaries(inFolders: Set([layout.journal] + gone.map { (layout.journal as NSString).appendingPathComponent($0) }))
         for path in try CommitJournal.pending(in: layout.journal) {
-            guard let journal = try CommitJournal.read(path) else {
+            guard let read = try readUnlessGone(path) else { continue }
+            guard let journal = read else {
                 // `FileOperations.write` names a journal only once all its bytes are flushed, and nothing
                 // is placed before it has a name: an unreadable one was damaged afterwards. Its set is in
                 // the inbox or catalogued (then its inbox copies are seen as duplicates); placed files
                 // without rows are what `ingest verify` reports. Nothing is lost by removing it.
                 logger.error("unreadable commit journal removed", metadata: ["journal": "\(path)"])
-                try FileOperations.remove(path)
+                try removeJournal(at: path)
                 continue
             }
-            try FileOperations.removeTemporaries(inFolders: touchedFolders(of: journal))
-            if try isCommitted(journal) {
-                for (aside, error) in try finish(journal, at: path) {
-                    logger.error("file left in the inbox", metadata: ["file": "\(aside.source)", "error": "\(error)"])
-                }
-                logger.notice("finished an interrupted commit", metadata: ["set": "\(journal.setName)"])
-            } else {
-                try undo(journal)
-                try FileOperations.remove(path)
-                logger.notice("undid an interrupted commit", metadata: ["set": "\(journal.setName)"])
-            }
+            guard case .claimed = try worker.claim(journal.setName) else { continue }
+            defer { worker.release(journal.setName) }
+            try recover(journal, at: path)
         }
-        try? FileOperations.removeTree(layout.staging)
+        for folder in gone where folder != worker.id {
+            FileOperations.removeEmptyFolders((layout.journal as NSString).appendingPathComponent(folder), stoppingAt: layout.journal)
+        }
+        try clearStaging(keeping: live)
+    }
+
+    /// Finishes or undoes the journals other workers left for the set `name`, which this worker
+    /// has just taken over from one of them.
+    func recover(set name: String) throws {
+        for path in try CommitJournal.pending(in: layout.journal, set: name) {
+            guard let read = try readUnlessGone(path) else { continue }
+            guard let journal = read else {
+                logger.error("unreadable commit journal removed", metadata: ["journal": "\(path)"])
+                try removeJournal(at: path)
+                continue
+            }
+            try FileOperations.removeTemporaries(inFolders: [(path as NSString).deletingLastPathComponent])
+            try recover(journal, at: path)
+        }
+    }
+
+    /// The journal at `path` (nil inside when damaged: `CommitJournal.read`), or nil when it is
+    /// gone: its worker finished it since the folder was listed.
+    private func readUnlessGone(_ path: String) throws(FileOperationError) -> CommitJournal?? {
+        do {
+            return .some(try CommitJournal.read(path))
+        } catch where error.code == ENOENT {
+            return nil
+        }
+    }
+
+    /// Finishes the commit of `journal` when its rows exist, else undoes it.
+    private func recover(_ journal: CommitJournal, at path: String) throws {
+        try FileOperations.removeTemporaries(inFolders: touchedFolders(of: journal))
+        if try isCommitted(journal) {
+            for (aside, error) in try finish(journal, at: path) {
+                logger.error("file left in the inbox", metadata: ["file": "\(aside.source)", "error": "\(error)"])
+            }
+            logger.notice("finished an interrupted commit", metadata: ["set": "\(journal.setName)", "journal": "\(path)"])
+        } else {
+            try undo(journal)
+            try removeJournal(at: path)
+            logger.notice("undid an interrupted commit", metadata: ["set": "\(journal.setName)", "journal": "\(path)"])
+        }
+    }
+
+    /// The names of the workers' staging folders.
+    private func stagingFolders() throws -> [String] {
+        do {
+            return try Directory.entries(of: layout.staging).filter { $0.isDirectory && !$0.isHidden }.map(\.name)
+        } catch {
+            if error.code == ENOENT { return [] }
+            throw FileOperationError(operation: "list", path: layout.staging, code: error.code)
+        }
+    }
+
+    /// Empties this worker's staging folder, and removes the staging of workers not in `live`
+    /// (alone on the library, all of staging: also files older versions staged at its top).
+    private func clearStaging(keeping live: Set<String>) throws {
+        if worker.isShared {
+            for folder in try stagingFolders() where !live.contains(folder) || folder == worker.id {
+                try? FileOperations.removeTree((layout.staging as NSString).appendingPathComponent(folder))
+            }
+        } else {
+            try? FileOperations.removeTree(layout.staging)
+        }
         try FileOperations.makeDirectories(layout.staging)
     }
+
+    /// Removes the journal at `path`, and its worker's folder with its last journal (the worker's
+    /// next commit makes it again).
+    func removeJournal(at path: String) throws {
+        try FileOperations.remove(path)
+        FileOperations.removeEmptyFolders((path as NSString).deletingLastPathComponent, stoppingAt: layout.journal)
+    }
+
+    /// Once the run is over: removes this worker's staging folder, when it is empty, and the
+    /// staging of workers that died meanwhile (their journals wait for whoever claims their sets).
+    func tidy() {
+        FileOperations.removeEmptyFolders(stagingFolder, stoppingAt: layout.staging)
+        guard worker.isShared, let live = try? worker.liveWorkers(), let folders = try? stagingFolders() else { return }
+        for folder in folders where !live.contains(folder) {
+            try? FileOperations.removeTree((layout.staging as NSString).appendingPathComponent(folder))
+        }
+    }
+
+    /// Where this worker stages thumbnails.
+    var stagingFolder: String { (layout.staging as NSString).appendingPathComponent(worker.id) }
 
     /// Step 4, once the rows exist: removes the originals from the inbox (`move`), sets rejects and
     /// duplicates aside, removes the emptied inbox folders, then the journal at `path`. Throws when
@@ -57,15 +140,20 @@ extension SetCommitter {
             try FileOperations.syncDirectory(folder)
         }
         try removeEmptiedFolders(journal)
-        try FileOperations.remove(path)
+        try removeJournal(at: path)
         return leftInInbox
     }
 
     /// Removes what the commit placed, and the folders that held only that, so the library is as
-    /// before it; the inbox still has the originals.
-    func undo(_ journal: CommitJournal) throws {
+    /// before it; the inbox still has the originals. `keepingThumbnails` moves the thumbnails back
+    /// to staging instead, for the set to be committed again.
+    func undo(_ journal: CommitJournal, keepingThumbnails: Bool = false) throws {
         for entry in journal.entries {
             try removePlaced(layout.absolute(entry.original), keeping: entry.source)
+            if keepingThumbnails, FileOperations.exists(layout.absolute(entry.thumbnail)), !FileOperations.exists(entry.staged) {
+                try FileOperations.move(layout.absolute(entry.thumbnail), to: entry.staged)
+                continue
+            }
             try FileOperations.remove(layout.absolute(entry.thumbnail))
             unlink(entry.staged)
         }
@@ -77,7 +165,7 @@ extension SetCommitter {
 
     /// The journal's photos are committed in one transaction: all or none have rows. A journal that
     /// only sets files aside has nothing to commit and is always finished.
-    private func isCommitted(_ journal: CommitJournal) throws -> Bool {
+    func isCommitted(_ journal: CommitJournal) throws -> Bool {
         guard !journal.entries.isEmpty else { return true }
         let known = try catalogue.photos(withSHA256: journal.entries.map(\.sha256))
         return journal.entries.contains { known[$0.sha256]?.originalPath == $0.original }

@@ -16,17 +16,34 @@ import Logging
 ///    their `.reason` notes, remove the emptied inbox folders, and delete the journal.
 /// The set's `capture.json`, when valid, travels with its originals (`originals/<set>/capture.json`).
 /// `recover()` (in `SetCommitter+Recovery.swift`) finishes or undoes whatever a journal left behind.
+/// With workers sharing the catalogue, each writes its journals in a folder of its own
+/// (`.journal/<worker>/<set>.json`), commits a set only while it holds the set's claim, and
+/// recovers another worker's journal only once it holds that journal's set.
 final class SetCommitter: Sendable {
     let config: PipelineConfig
     let layout: LibraryLayout
     let catalogue: Catalogue
     let logger: Logger
+    let worker: WorkerSession
 
-    init(config: PipelineConfig, layout: LibraryLayout, catalogue: Catalogue, logger: Logger) {
+    init(config: PipelineConfig, layout: LibraryLayout, catalogue: Catalogue, logger: Logger, worker: WorkerSession? = nil) {
         self.config = config
         self.layout = layout
         self.catalogue = catalogue
         self.logger = logger
+        self.worker = worker ?? .alone(catalogue: catalogue, logger: logger)
+    }
+
+    /// Where this worker writes its journals.
+    var journalFolder: String { (layout.journal as NSString).appendingPathComponent(worker.id) }
+
+    /// Thrown by `commit(_:)` when another worker committed one of the set's photos a moment before:
+    /// the set's placed files are undone, its thumbnails back in staging, so that it can be
+    /// planned again with that photo as a duplicate.
+    struct LostRace: Error, CustomStringConvertible {
+        var setName: String
+        var reason: String
+        var description: String { "a photo of set '\(setName)' was catalogued meanwhile (\(reason))" }
     }
 
     /// What the catalogue already holds of the set's files, for `CommitPlanner.triage`.
@@ -51,7 +68,10 @@ final class SetCommitter: Sendable {
     /// file of the set stays in the inbox and is listed in the set's `failed` list.
     func commit(_ plan: CommitPlan) throws -> SetReport {
         var report = plan.report
-        plan.discardedThumbnails.forEach { unlink($0) }
+        // Kept until the commit is decided: after a lost race the set is planned again, and a
+        // duplicate discarded now may be the photo kept then.
+        var lostRace = false
+        defer { if !lostRace { plan.discardedThumbnails.forEach { unlink($0) } } }
         if let problem = report.contextProblem {
             logger.warning("capture.json not used, the set is ingested without agent context",
                            metadata: ["set": "\(plan.set.name)", "error": "\(problem.reason)"])
@@ -59,10 +79,18 @@ final class SetCommitter: Sendable {
             logger.info("capture.json left in the inbox: no photo of its set was committed", metadata: ["set": "\(plan.set.name)"])
         }
         guard !plan.isEmpty else { return report }
+        guard worker.stillHolds(plan.set.name) else {
+            logger.error("set not committed: another worker took it over", metadata: ["set": "\(plan.set.name)"])
+            return keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "another worker took the set over",
+                               contextProblem: report.contextProblem)
+        }
         let journalPath: String
         do {
-            journalPath = try plan.journal.write(in: layout.journal)
+            journalPath = try plan.journal.write(in: journalFolder, name: CommitJournal.fileName(forSet: plan.set.name))
             if let records = plan.records { try placeAndInsert(plan.journal, records, journalPath: journalPath) }
+        } catch let race as LostRace {
+            lostRace = true
+            throw race
         } catch where !stopsTheRun(error) {
             logger.error("set not committed, it stays in the inbox", metadata: ["set": "\(plan.set.name)", "error": "\(error)"])
             return keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "\(error)",
@@ -95,22 +123,57 @@ final class SetCommitter: Sendable {
         return FileReport(path: report.path, reason: "\(report.reason); left in the inbox: \(error)", keptAt: aside.source)
     }
 
+    /// The catalogue's server went away during a commit that, once it was back, turned out not to
+    /// be kept: the set stays in the inbox, and the run goes on.
+    struct InterruptedCommit: Error, CustomStringConvertible {
+        var cause: CatalogError
+        var description: String { "the commit was cut off and not kept (\(cause))" }
+    }
+
     /// Steps 2 and 3; on failure the placed files are removed again and the journal with them, or,
-    /// when that fails too, left for `recover()` at the next start.
+    /// when that fails too, left for `recover()` at the next start. Not after a lost claim: the set
+    /// is another worker's now, and it finishes or undoes this journal. When the catalogue's
+    /// server went away during the commit, whether the rows were kept is asked again once it is
+    /// back: kept, the commit goes on; else it is undone.
     private func placeAndInsert(_ journal: CommitJournal, _ records: CommittedSet, journalPath: String) throws {
         do {
             try placeFiles(journal)
-            try catalogue.commit(records)
-        } catch {
-            do {
-                try undo(journal)
-                try FileOperations.remove(journalPath)
-            } catch let undoError {
-                logger.error("placed files left for the next start to remove", metadata: [
-                    "set": "\(journal.setName)", "journal": "\(journalPath)", "error": "\(undoError)"])
+            try catalogue.commit(records, claim: worker.commitClaim(journal.setName))
+        } catch let error as CatalogError {
+            switch error {
+            case .claimLost:
+                throw error
+            case .unreachable:
+                // Still away: the run stops, the journal stays for the next start.
+                guard try !isCommitted(journal) else { return }
+                try undoAndForget(journal, at: journalPath)
+                throw InterruptedCommit(cause: error)
+            case .alreadyCatalogued(_, let setName, let reason):
+                try undoAndForget(journal, at: journalPath, keepingThumbnails: true)
+                throw LostRace(setName: setName, reason: reason)
+            default:
+                undoOrLeave(journal, at: journalPath)
+                throw error
             }
+        } catch {
+            undoOrLeave(journal, at: journalPath)
             throw error
         }
+    }
+
+    /// Undoes the placed files and removes the journal; when that fails, leaves both for `recover()`.
+    private func undoOrLeave(_ journal: CommitJournal, at journalPath: String) {
+        do {
+            try undoAndForget(journal, at: journalPath)
+        } catch let undoError {
+            logger.error("placed files left for the next start to remove", metadata: [
+                "set": "\(journal.setName)", "journal": "\(journalPath)", "error": "\(undoError)"])
+        }
+    }
+
+    private func undoAndForget(_ journal: CommitJournal, at journalPath: String, keepingThumbnails: Bool = false) throws {
+        try undo(journal, keepingThumbnails: keepingThumbnails)
+        try removeJournal(at: journalPath)
     }
 
     /// Step 2: places originals, thumbnails and the sidecar. Throws `ChangedFileError` when an

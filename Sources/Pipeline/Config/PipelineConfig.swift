@@ -10,14 +10,21 @@ public struct PipelineConfig: Sendable, Equatable {
 
     public var inbox: String
     public var library: String
-    /// The SQLite catalogue: `catalog.sqlite` in the library unless it is set, so a library moved
-    /// by the configuration or `--library` takes its catalogue along.
+    /// The catalogue: a SQLite file's path — `catalog.sqlite` in the library unless it is set, so a
+    /// library moved by the configuration or `--library` takes its catalogue along — or a
+    /// PostgreSQL URL (`postgresql://…`), which workers on several machines share.
     public var catalog: String {
         get { explicitCatalog ?? (library as NSString).appendingPathComponent("catalog.sqlite") }
         set { explicitCatalog = newValue }
     }
-    /// The catalogue's path when set; nil while it follows the library.
+    /// The catalogue's path or URL when set; nil while it follows the library.
     public private(set) var explicitCatalog: String?
+    /// Where the catalogue is: SQLite or PostgreSQL.
+    public var catalogLocation: CatalogueLocation { CatalogueLocation(catalog) }
+    /// A shared catalogue: seconds a worker's claim on a set lasts unless renewed (every third of it).
+    public var claimLeaseSeconds = 60.0
+    /// A shared catalogue: seconds a worker waits for an unreachable server before it gives up.
+    public var catalogWaitSeconds = 60.0
     public var quarantine: String
     public var thumbnailWidth = 400
     public var groupGapSeconds = 60.0
@@ -77,7 +84,12 @@ public struct PipelineConfig: Sendable, Equatable {
     private mutating func readPaths(_ reader: KeyReader, folder: String) {
         if let value = reader.string("inbox") { inbox = Self.resolve(value, against: folder) }
         if let value = reader.string("library") { library = Self.resolve(value, against: folder) }
-        if let value = reader.string("catalog") { catalog = Self.resolve(value, against: folder) }
+        if let value = reader.string("catalog") {
+            if let problem = CatalogueLocation(value).problem {
+                reader.report("catalog", "is not a PostgreSQL URL libpq can read (\(problem))")
+            }
+            catalog = CatalogueLocation.isURL(value) ? value : Self.resolve(value, against: folder)
+        }
         if let value = reader.string("quarantine") { quarantine = Self.resolve(value, against: folder) }
     }
 
@@ -101,6 +113,8 @@ public struct PipelineConfig: Sendable, Equatable {
         }
         if let value = reader.number("settleSeconds", in: 1...3_600) { settleSeconds = value }
         if let value = reader.number("rescanSeconds", in: 10...86_400) { rescanSeconds = value }
+        if let value = reader.number("claimLeaseSeconds", in: 3...3_600) { claimLeaseSeconds = value }
+        if let value = reader.number("catalogWaitSeconds", in: 0...3_600) { catalogWaitSeconds = value }
         if let value = reader.string("readyMarker") {
             if value.hasPrefix("."), value.count > 1, value != "..", !value.contains("/") {
                 readyMarker = value
@@ -112,7 +126,7 @@ public struct PipelineConfig: Sendable, Equatable {
 
     static let known: Set<String> = ["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",
                                      "grouping", "originals", "workers", "maxPixels", "minPixels", "maxFileBytes", "symbologies",
-                                     "settleSeconds", "rescanSeconds", "readyMarker"]
+                                     "settleSeconds", "rescanSeconds", "readyMarker", "claimLeaseSeconds", "catalogWaitSeconds"]
 
     /// `path` made absolute against `folder` (unless it already is), `~` expanded.
     public static func resolve(_ path: String, against folder: String) -> String {

@@ -58,6 +58,19 @@ public final class LibraryLock: Sendable {
         }
     }
 
+    /// The process id of the process holding the lock of `library` now; nil when none does (or the
+    /// lock file cannot be opened). Takes the lock for an instant when it is free.
+    public static func holder(library: String) -> Int32? {
+        guard let file = try? FileDescriptor.open(path(library: library), O_RDWR | O_NOFOLLOW) else { return nil }
+        defer { file.close() }
+        do {
+            try file.lock(LOCK_EX | LOCK_NB)
+            return nil
+        } catch {
+            return holder(file)
+        }
+    }
+
     /// Lets the lock go; a second call does nothing. Thread-safe.
     public func release() {
         descriptor.withLock { file in

@@ -90,15 +90,32 @@ public final class LibraryVerifier: Sendable {
             problems.append(LibraryProblem(kind: .missingContext, path: path,
                                            detail: "its content is still in the catalogue's capture rows"))
         }
-        let (files, unreferenced) = try walk.wait()
+        let (files, found) = try walk.wait()
+        let unreferenced = try stillUnreferenced(found)
         problems += unreferenced.map { LibraryProblem(kind: .unreferenced, path: $0, detail: "no catalogue row references it") }
         return LibraryReport(photos: photos, files: files, problems: problems)
     }
 
+    /// Those of `paths` still unreferenced once the walk is over: other workers sharing the library
+    /// may have committed meanwhile. A file placed before the walk found it had its journal written
+    /// before that: the journal is still there (the commit is unfinished), or its rows exist, or
+    /// (undone) the file is gone.
+    private func stillUnreferenced(_ paths: [String]) throws -> [String] {
+        guard !paths.isEmpty else { return [] }
+        let late = Set(try inFlight())
+        let referenced = try catalogue.referencedPaths(among: paths)
+        return paths.filter { !late.contains($0) && !referenced.contains($0) && FileOperations.exists(layout.absolute($0)) }
+    }
+
     /// Library paths an unfinished commit placed or is about to place.
     private func inFlight() throws -> [String] {
+        // A journal may be finished (and removed) by its worker between the listing and the read.
         try CommitJournal.pending(in: layout.journal).compactMap { path throws(FileOperationError) in
-            try CommitJournal.read(path)
+            do throws(FileOperationError) {
+                return try CommitJournal.read(path)
+            } catch where error.code == ENOENT {
+                return nil
+            }
         }.flatMap(\.placed)
     }
 

@@ -12,22 +12,28 @@ import Synchronization
 /// photos are decoded at once and at most two sets are in flight (being analysed, waiting for the
 /// writer or being committed), so memory stays bounded whatever the inbox size.
 public final class IngestRun: Sendable {
-    private let config: PipelineConfig
+    let config: PipelineConfig
     private let catalogue: Catalogue
-    private let logger: Logger
+    let logger: Logger
     private let layout: LibraryLayout
     private let grouper: CaptureGrouper
     private let planner: CommitPlanner
+    /// This process as one of the catalogue's workers: it claims each set before analysing it.
+    let worker: WorkerSession
     private let stopRequested = Atomic(false)
     /// Called from worker threads after each photo and each set.
     private let onProgress: @Sendable (RunProgress) -> Void
 
-    /// - Parameter onProgress: called from worker threads after each photo; must be quick and thread-safe.
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger,
+    /// - Parameters:
+    ///   - worker: the worker this run is, sharing the inbox with others (a shared catalogue); by
+    ///     default the only one (a SQLite catalogue, under the library's lock).
+    ///   - onProgress: called from worker threads after each photo; must be quick and thread-safe.
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, worker: WorkerSession? = nil,
                 onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
         self.config = config
         self.catalogue = catalogue
-        self.logger = logger
+        self.worker = worker ?? .alone(catalogue: catalogue, logger: logger)
+        self.logger = self.worker.workerLogger
         self.onProgress = onProgress
         layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
         grouper = CaptureGrouper(gapSeconds: config.groupGapSeconds, mode: config.grouping)
@@ -44,40 +50,23 @@ public final class IngestRun: Sendable {
     public func run(sets: [PhotoSet]) throws -> RunSummary {
         let started = Date()
         for folder in [config.library, config.quarantine] { try FileOperations.makeDirectories(folder) }
-        let committer = SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger)
+        let committer = SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger, worker: worker)
         try committer.recover()
-        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging, logger: logger)
+        try FileOperations.makeDirectories(committer.stagingFolder)
+        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: committer.stagingFolder, logger: logger)
         let sets = sets.filter { !$0.files.isEmpty || !$0.skipped.isEmpty }
         let photos = sets.reduce(0) { $0 + $1.files.count }
         var run = try catalogue.startRun(inbox: config.inbox, startedAt: Self.timestamp(started))
         logger.info("run started", metadata: ["inbox": "\(config.inbox)", "sets": "\(sets.count)", "photos": "\(photos)"])
 
-        let progress = ProgressCounter(photos: photos, sets: sets.count, started: started)
-        let state = RunState()
-        let workers = WorkerPool(label: "ingest.analyse", workers: config.workers)
-        let writer = DispatchQueue(label: "ingest.commit")
-        let setSlots = DispatchSemaphore(value: 2)
-        let allCommitted = DispatchGroup()
-        let runId = run.id
-        for set in sets {
-            setSlots.wait()
-            guard state.stopReason == nil, !stopRequested.load(ordering: .relaxed) else {
-                setSlots.signal()
-                break
-            }
-            let setStarted = Date()
-            let outcomes = analyse(set, on: workers, with: analyzer, progress: progress)
-            allCommitted.enter()
-            outcomes.analysed.notify(queue: writer) { [self] in
-                defer {
-                    setSlots.signal()
-                    allCommitted.leave()
-                }
-                commitStage(set, outcomes.all, runId: runId, started: setStarted, committer: committer,
-                            state: state, progress: progress)
-            }
+        let pass = RunPass(run: self, committer: committer, analyzer: analyzer, runId: run.id,
+                           progress: ProgressCounter(photos: photos, sets: sets.count, started: started))
+        for listed in sets {
+            guard pass.start(listed) else { break }
         }
-        allCommitted.wait()
+        pass.takeOverLapsedClaims(every: min(1, config.claimLeaseSeconds / 3))
+        let state = pass.finish()
+        committer.tidy()
         var summary = state.summary
         summary.interrupted = stopRequested.load(ordering: .relaxed) && summary.sets.count < sets.count
         summary.seconds = Date().timeIntervalSince(started)
@@ -90,10 +79,58 @@ public final class IngestRun: Sendable {
         stopRequested.store(true, ordering: .relaxed)
     }
 
+    /// Whether `requestStop()` was called.
+    var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
+
     // MARK: Stages
 
+    /// What claiming a set gave.
+    enum ClaimResult {
+        /// The set, as it is in the inbox now, is this worker's.
+        case mine(PhotoSet)
+        /// Another worker holds it, until the time given unless it renews its claim.
+        case elsewhere(holder: String, until: Double)
+        /// Nothing to do: the set is gone or empty, or the run stops.
+        case nothing
+    }
+
+    /// Claims `set` for this worker. With workers sharing the inbox the set is listed again once
+    /// claimed (another may have ingested it since the run listed the inbox), after finishing or
+    /// undoing the commit a worker whose claim lapsed left of it. A failure to claim stops the run.
+    func claim(_ set: PhotoSet, committer: SetCommitter, state: RunState, times: ClaimTimes) -> ClaimResult {
+        guard worker.isShared else { return .mine(set) }
+        do {
+            let started = Date()
+            let outcome = try worker.claim(set.name)
+            times.add(Date().timeIntervalSince(started))
+            if case .held(let holder, let until) = outcome {
+                logger.info("set claimed by another worker", metadata: ["set": "\(set.name)", "by": "\(holder)"])
+                return .elsewhere(holder: holder, until: until)
+            }
+            guard case .claimed(let previous) = outcome else { return .nothing }
+            if let previous {
+                logger.notice("took over a set whose claim lapsed", metadata: ["set": "\(set.name)", "from": "\(previous)"])
+                try committer.recover(set: set.name)
+            }
+            let fresh = try PhotoSet(name: set.name, folder: set.folder)
+            if fresh.files.isEmpty && fresh.skipped.isEmpty {
+                worker.release(set.name)
+                return .nothing
+            }
+            return .mine(fresh)
+        } catch let error as FileOperationError where error.code == ENOENT {
+            worker.release(set.name)
+            return .nothing
+        } catch {
+            logger.critical("run stopped", metadata: ["set": "\(set.name)", "error": "\(error)"])
+            state.stop(because: "\(error)")
+            worker.release(set.name)
+            return .nothing
+        }
+    }
+
     /// Stage 1: analyses the set's photos on the worker pool, at most `workers` at a time.
-    private func analyse(_ set: PhotoSet, on workers: WorkerPool, with analyzer: PhotoAnalyzer,
+    func analyse(_ set: PhotoSet, on workers: WorkerPool, with analyzer: PhotoAnalyzer,
                          progress: ProgressCounter) -> SetOutcomes {
         let outcomes = SetOutcomes(files: set.files)
         for (index, file) in set.files.enumerated() {
@@ -107,7 +144,7 @@ public final class IngestRun: Sendable {
 
     /// Stages 2 to 4 on the writer queue, with the run's bookkeeping: the set's report, or the
     /// reason the run must stop.
-    private func commitStage(_ set: PhotoSet, _ outcomes: [PhotoOutcome], runId: Int64?, started: Date,
+    func commitStage(_ set: PhotoSet, _ outcomes: [PhotoOutcome], runId: Int64?, started: Date,
                              committer: SetCommitter, state: RunState, progress: ProgressCounter) {
         guard state.stopReason == nil else {
             outcomes.stagedThumbnails.forEach { unlink($0) }
@@ -133,7 +170,18 @@ public final class IngestRun: Sendable {
             logger.warning("set not committed, it stays in the inbox", metadata: ["set": "\(set.name)", "reason": "\(reason)"])
             return committer.keepInInbox(set, thumbnails: outcomes.stagedThumbnails, reason: reason)
         }
-        return try committer.commit(try plan(set, outcomes, runId: runId, committer: committer))
+        // Another worker may commit one of the set's photos between this set's plan and its
+        // commit: the catalogue's unique index refuses the second, and the set is planned again,
+        // that photo now a duplicate.
+        for attempt in 1 ... 3 {
+            do {
+                return try committer.commit(try plan(set, outcomes, runId: runId, committer: committer))
+            } catch let race as SetCommitter.LostRace {
+                logger.notice("planning the set again", metadata: ["set": "\(set.name)", "reason": "\(race)", "attempt": "\(attempt)"])
+                if attempt == 3 { return committer.keepInInbox(set, thumbnails: outcomes.stagedThumbnails, reason: "\(race)") }
+            }
+        }
+        preconditionFailure("the last attempt returns")
     }
 
     /// Stages 2 and 3: sorts out the set's new photos, groups them into captures, and plans the commit.

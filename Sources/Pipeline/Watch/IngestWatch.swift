@@ -9,7 +9,8 @@ import Synchronization
 /// complete — unchanged for `settleSeconds` with its files' sizes and times as they were, or marked
 /// by `readyMarker`. Complete sets go through an `IngestRun`, several at a time when they settle
 /// together. At start-up, every `rescanSeconds` and after lost events the inbox is swept for sets the
-/// events did not show. The caller must hold the `LibraryLock`.
+/// events did not show. The caller must hold the `LibraryLock` — or, with a shared catalogue,
+/// several watches (and runs) share the inbox, each set ingested by the worker that claims it.
 // @unchecked: `run()` alone drives the tracker and the runs, on its own thread; other threads only
 // call `requestStop()`, which touches the atomic flag, the run's own stop and the watcher's wake-up.
 public final class IngestWatch: @unchecked Sendable {
@@ -22,11 +23,12 @@ public final class IngestWatch: @unchecked Sendable {
 
     /// Starts watching the inbox; sets are ingested once `run()` is called. Throws
     /// `InboxWatchError` when the inbox cannot be watched.
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) throws {
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, worker: WorkerSession? = nil) throws {
         self.config = config
+        let logger = worker?.workerLogger ?? logger
         self.logger = logger
         watcher = try InboxWatcher(inbox: config.inbox, readyMarker: config.readyMarker, logger: logger)
-        ingest = IngestRun(config: config, catalogue: catalogue, logger: logger)
+        ingest = IngestRun(config: config, catalogue: catalogue, logger: logger, worker: worker)
         tracker = SettleTracker(settleSeconds: config.settleSeconds)
     }
 
