@@ -20,6 +20,7 @@ extension Catalogue {
         migrator.registerMigration("v3-scale") { db in try indexForScale(db) }
         migrator.registerMigration("v4-agent-names") { db in try addAgentNames(db) }
         migrator.registerMigration("v5-products") { db in try addProducts(db) }
+        migrator.registerMigration("v6-edits") { db in try addEdits(db) }
         return migrator
     }
 

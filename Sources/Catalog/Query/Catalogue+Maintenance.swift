@@ -1,35 +1,7 @@
 import Foundation
 import GRDB
 
-/// What `Catalogue.deleteCapture(id:)` removed: the rows, and the library files nothing references any more.
-public struct RemovedCapture: Sendable {
-    public var capture: Capture
-    /// The capture's photos; their originals and thumbnails are the caller's to remove.
-    public var photos: [Photo]
-    /// The capture's `capture.json` copy when no other capture shares it; nil otherwise.
-    public var unusedContextPath: String?
-}
-
 extension Catalogue {
-    /// Deletes one capture with its photos and barcode hits in one transaction; nil when no capture has `id`.
-    ///
-    /// Only rows are removed: the caller removes the files afterwards, so a crash in between leaves
-    /// files no row references, which `ingest verify --repair` sets aside. The agent row stays.
-    public func deleteCapture(id: String) throws -> RemovedCapture? {
-        try writer.write { db in
-            guard let capture = try Capture.fetchOne(db, key: id) else { return nil }
-            let photos = try Photo.filter(Photo.QueryColumns.captureId == id)
-                .order(Photo.QueryColumns.position).fetchAll(db)
-            try capture.delete(db)
-            var unusedContextPath: String?
-            if let path = capture.contextPath,
-               try Capture.filter(Capture.QueryColumns.contextPath == path).fetchCount(db) == 0 {
-                unusedContextPath = path
-            }
-            return RemovedCapture(capture: capture, photos: photos, unusedContextPath: unusedContextPath)
-        }
-    }
-
     /// Records the size of a photo's new thumbnail (pixels); throws `CatalogError.unknownPhoto` when the photo is gone.
     public func recordThumbnail(photoId: String, width: Int, height: Int) throws {
         try writer.write { db in
