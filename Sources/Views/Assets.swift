@@ -5,7 +5,15 @@ public enum Assets {
     public static let files: [String: (contentType: String, text: String)] = [
         "app.css": ("text/css; charset=utf-8", stylesheet),
         "app.js": ("text/javascript; charset=utf-8", script),
+        "icon.svg": ("image/svg+xml", icon),
     ]
+
+    /// The tab's icon: a barcode (without one, browsers ask for /favicon.ico and log its 404).
+    static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#20242a"/>\
+        <path d="M3 3v10M5 3v10M6.5 3v10M9 3v10M11 3v10M13 3v10" stroke="#fff" stroke-width="1"/></svg>
+
+        """
 
     /// Asks before submitting a form marked `data-confirm`, and counts the captures ticked for a
     /// merge, enabling its button from two on. The pages work without it.
@@ -65,6 +73,7 @@ public enum Assets {
         .card .facts { padding: .4rem .6rem .6rem; }
         .card h3 { font-size: 1rem; margin: 0; }
         .card p { margin: .1rem 0; }
+        .card .code, dl.facts dd { overflow-wrap: anywhere; }
         .card .pick { float: right; font-size: .85em; color: var(--muted); }
         .rating { border-radius: 4px; padding: 0 .35rem; font-size: .8em; font-weight: 600; color: #fff; vertical-align: middle; }
         .rating-excellent { background: #137333; } .rating-good { background: #1e8e3e; }
@@ -76,7 +85,10 @@ public enum Assets {
         dl.facts dt { color: var(--muted); }
         dl.facts dd { margin: 0; }
         .note { white-space: pre-wrap; }
-        .capture-actions { display: flex; flex-direction: column; align-items: flex-start; }
+        .corrections { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: .2rem 1rem .6rem; }
+        .corrections h2 { margin: .5rem 0; }
+        .action { display: flex; align-items: center; flex-wrap: wrap; margin: .3rem 0; }
+        .action .label { width: 5rem; color: var(--muted); }
         .photos { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 1rem; }
         figure.photo { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: .5rem; }
         figure.photo .frame { position: relative; display: block; }

@@ -17,6 +17,7 @@ extension CapturePage {
         let barcodes: [HTML] = entry.hits.map { hit in
             "<li>\(hit.symbology.rawValue) \(hit.text) <span class=\"hint\">quality \(hit.quality)</span></li>"
         }
+        let read: HTML = entry.hits.isEmpty ? "<p class=\"meta none\">no barcode read</p>" : "<ul class=\"barcodes\">\(barcodes)</ul>"
         return """
             <figure class="photo" id="photo-\(photo.id)" data-photo="\(photo.id)">
             <a class="frame" href="\(links.original(photo))" title="the original, upright">\
@@ -29,7 +30,7 @@ extension CapturePage {
             <p class="meta">\(CaptureCard.rating(photo.rating)) \(Self.number(photo.quality)): sharpness \(Self.number(photo.sharpness)), \
             contrast \(Self.number(photo.contrast)), brightness \(Self.number(photo.brightness)), \
             decode \(photo.decodeConfidence.map { Self.number($0) } ?? "–")</p>
-            \(barcodes.isEmpty ? "<p class=\"meta none\">no barcode read</p>" : "<ul class=\"barcodes\">\(barcodes)</ul>")
+            \(read)
             \(context.canCorrect ? photoActions(photo, index: index, context) : "")
             </figcaption>
             </figure>
@@ -52,27 +53,31 @@ extension CapturePage {
     /// Setting the barcode, entering the product, merging another capture in, deleting.
     func actions(_ context: PageContext) -> HTML {
         let id = capture.id
-        var forms: [HTML] = []
-        forms.append(context.form("/captures/\(id)/barcode", fields: """
+        var rows: [HTML] = []
+        let remove: HTML = capture.barcode == nil ? "" : context.form(
+            "/captures/\(id)/barcode", fields: "<input type=\"hidden\" name=\"none\" value=\"1\">",
+            button: "Remove", classes: "nobarcode")
+        rows.append(Self.action("Barcode", context.form("/captures/\(id)/barcode", fields: """
             <input type="text" name="code" placeholder="EAN-13, UPC-A, EAN-8" required size="16" aria-label="barcode">
-            """, button: capture.barcode == nil ? "Set barcode" : "Change barcode", classes: "barcode"))
-        if capture.barcode != nil {
-            forms.append(context.form("/captures/\(id)/barcode", fields: "<input type=\"hidden\" name=\"none\" value=\"1\">",
-                                      button: "Remove barcode", classes: "nobarcode"))
-        }
+            """, button: capture.barcode == nil ? "Set" : "Change", classes: "barcode") + remove))
         if capture.gtin13 != nil {
-            forms.append(context.form("/captures/\(id)/product", fields: """
-                <input type="text" name="name" placeholder="product name" required value="\(product?.name ?? "")" aria-label="product name">\
+            rows.append(Self.action("Product", context.form("/captures/\(id)/product", fields: """
+                <input type="text" name="name" placeholder="name" required value="\(product?.name ?? "")" aria-label="product name">\
                 <input type="text" name="brand" placeholder="brand" value="\(product?.brands ?? "")" aria-label="brand">
-                """, button: "Save product", classes: "product"))
+                """, button: "Save", classes: "product")))
         }
-        forms.append(context.form("/captures/\(id)/merge", fields: """
+        rows.append(Self.action("Merge in", context.form("/captures/\(id)/merge", fields: """
             <input type="text" name="with" placeholder="capture ids" required size="16" aria-label="captures to merge in">
-            """, button: "Merge into this", classes: "mergein"))
-        forms.append(context.form("/captures/\(id)/delete", button: "Delete capture",
-                                  confirm: "Delete this capture? Its files are kept until ingest purge; Undo brings it back.",
-                                  classes: "delete"))
-        return "<div class=\"actions capture-actions\">\(forms)</div>"
+            """, button: "Merge", classes: "mergein")))
+        rows.append(Self.action("", context.form("/captures/\(id)/delete", button: "Delete capture",
+                                                 confirm: "Delete this capture? Its files are kept until ingest purge; Undo brings it back.",
+                                                 classes: "delete")))
+        return "<section class=\"corrections\"><h2>Correct</h2>\(rows)</section>"
+    }
+
+    /// One line of the corrections: a label and its forms.
+    private static func action(_ label: String, _ forms: HTML) -> HTML {
+        "<div class=\"action\"><span class=\"label\">\(label)</span>\(forms)</div>"
     }
 
     /// The edits that touched the capture, each standing one with its undo.

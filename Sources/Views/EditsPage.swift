@@ -16,12 +16,13 @@ public struct EditsPage: Sendable {
 
     public func html(_ context: PageContext) -> HTML {
         let rows: [HTML] = edits.map { "<li>\(Self.describe($0, context))</li>" }
+        let list: HTML = rows.isEmpty ? "<p class=\"empty\">No edits yet.</p>" : "<ul class=\"history\">\(rows)</ul>"
         let more: HTML = next.map { "<nav class=\"pager\"><a href=\"/edits?before=\($0)\" rel=\"next\">Older →</a></nav>" } ?? ""
         return PageLayout.page(title: "Edits", context: context, content: """
             <h1>Edits</h1>
             <p class="hint">Every correction, newest first. Undo reverts one while the captures it touched are as it \
             left them; an undo is an edit too, and undoing it makes the edit again.</p>
-            \(rows.isEmpty ? "<p class=\"empty\">No edits yet.</p>" : "<ul class=\"history\">\(rows)</ul>")
+            \(list)
             \(more)
             """)
     }
@@ -33,12 +34,13 @@ public struct EditsPage: Sendable {
         if let by = edit.undoneBy { state.append("<span class=\"undone\">undone by #\(by)</span>") }
         if edit.purgedAt != nil { state.append("files purged") }
         let undo: HTML = context.canCorrect && edit.undoneBy == nil && edit.purgedAt == nil
-            ? context.form("/edits/\(edit.id)/undo", button: "Undo") : ""
-        let captures: [HTML] = edit.after.map { "<a href=\"\(context.links.capture($0.capture.id))\">\($0.capture.id.prefix(8))</a>" }
+            ? context.form("/edits/\(edit.id)/undo", button: edit.kind == .undo ? "Redo" : "Undo") : ""
+        let links: [HTML] = edit.after.map { "<a href=\"\(context.links.capture($0.capture.id))\">\($0.capture.id.prefix(8))</a>" }
+        let captures: HTML = links.isEmpty ? "" : "→ \(HTML.joined(links, separator: ", "))"
         return """
             <span class="edit-id">#\(edit.id)</span> <time datetime="\(edit.madeAt)">\(CaptureCard.shortTime(edit.madeAt))</time> \
             <span class="kind">\(edit.kind.rawValue)</span> \(edit.summary) \
-            \(captures.isEmpty ? "" : "→ \(HTML.joined(captures, separator: ", "))") \
+            \(captures) \
             <span class="hint">\(edit.origin)\(state.isEmpty ? "" : "; ")\(HTML.joined(state, separator: "; "))</span> \(undo)
             """
     }

@@ -19,6 +19,11 @@ public struct HTML: ExpressibleByStringInterpolation, Sendable, CustomStringConv
 
     public var description: String { rendered }
 
+    /// One piece after the other.
+    static func + (lhs: HTML, rhs: HTML) -> HTML {
+        HTML(trusted: lhs.rendered + rhs.rendered)
+    }
+
     /// `parts` one after the other.
     static func joined(_ parts: some Sequence<HTML>, separator: HTML = "") -> HTML {
         HTML(trusted: parts.map(\.rendered).joined(separator: separator.rendered))

@@ -14,6 +14,7 @@ enum PageLayout {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(title) · ingest</title>
+            <link rel="icon" href="\(links.asset("icon.svg"))" type="image/svg+xml">
             <link rel="stylesheet" href="\(links.asset("app.css"))">
             <script src="\(links.asset("app.js"))" defer></script>
             \(csrf)
@@ -48,7 +49,7 @@ enum PageLayout {
     private static func notice(_ context: PageContext) -> HTML {
         guard let edit = context.notice else { return "" }
         let undo: HTML = context.canCorrect && edit.undoneBy == nil
-            ? context.form("/edits/\(edit.id)/undo", button: "Undo") : ""
-        return "<p class=\"notice\" id=\"notice\">Edit #\(edit.id): \(edit.summary). \(undo)</p>\n"
+            ? context.form("/edits/\(edit.id)/undo", button: edit.kind == .undo ? "Redo" : "Undo") : ""
+        return "<div class=\"notice\" id=\"notice\">Edit #\(edit.id): \(edit.summary). \(undo)</div>\n"
     }
 }

@@ -40,6 +40,7 @@ struct ErrorMiddleware: RouterMiddleware {
             return WebError(status: error.status, message: error.status == .notFound
                 ? "nothing at \(path): see the catalogue." : error.body ?? error.status.reasonPhrase)
         case let error as CorrectionError:
+            if case .invalidBarcode = error { return WebError.badRequest(error.description) }
             return WebError.conflict(error.description)
         case let error as EditError:
             if case .unknownCapture = error { return WebError.notFound(error.description) }

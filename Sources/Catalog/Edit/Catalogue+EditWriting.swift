@@ -28,8 +28,9 @@ extension Catalogue {
         for (index, id) in plan.moving.enumerated() {
             try db.execute(sql: "UPDATE photo SET position = ? WHERE id = ?", arguments: [parkedPosition + index, id])
         }
+        let moving = Set(plan.moving)
         for snapshot in after {
-            for photo in snapshot.photos where plan.moving.contains(photo.id) {
+            for photo in snapshot.photos where moving.contains(photo.id) {
                 try db.execute(sql: "UPDATE photo SET capture_id = ?, position = ? WHERE id = ?",
                                arguments: [snapshot.capture.id, photo.position, photo.id])
             }

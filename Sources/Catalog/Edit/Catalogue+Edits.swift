@@ -21,8 +21,9 @@ extension Catalogue {
         }
     }
 
-    /// Reverts an edit — `editId`, or the latest that stands — in one transaction, and records the
-    /// undo as an edit of its own (undoing that makes the edit again). Returns the undo.
+    /// Reverts an edit — `editId`, or the latest correction that stands (not an undo: undoing again
+    /// goes further back) — in one transaction, and records the undo as an edit of its own (undoing
+    /// that one, by its number, makes the edit again). Returns the undo.
     ///
     /// Refused (`EditError`) when the edit was undone already, when its deleted captures' files were
     /// purged, when a capture it touched is not as it left it (a later edit changed it: undo that
@@ -54,7 +55,10 @@ extension Catalogue {
             row = try Row.fetchOne(db, sql: "SELECT * FROM edit WHERE id = ?", arguments: [id])
             guard row != nil else { throw EditError.unknownEdit(id) }
         } else {
-            row = try Row.fetchOne(db, sql: "SELECT * FROM edit WHERE undone_by IS NULL ORDER BY id DESC LIMIT 1")
+            // Undos are left out: undoing again goes on back through the corrections, not forth.
+            row = try Row.fetchOne(db, sql: """
+                SELECT * FROM edit WHERE undone_by IS NULL AND kind <> 'undo' ORDER BY id DESC LIMIT 1
+                """)
             guard row != nil else { throw EditError.nothingToUndo }
         }
         let edit = try Edit(row: row!)

@@ -8,7 +8,7 @@ public enum EditError: Error, CustomStringConvertible, Equatable, Sendable {
     case ambiguousPhoto(String)
     /// No edit has this number.
     case unknownEdit(Int64)
-    /// Nothing to undo: every edit is undone already, or none was made.
+    /// Nothing to undo: every correction is undone already, or none was made.
     case nothingToUndo
     /// The edit was undone already, by the edit given.
     case alreadyUndone(edit: Int64, by: Int64)
@@ -33,7 +33,7 @@ public enum EditError: Error, CustomStringConvertible, Equatable, Sendable {
         case .unknownEdit(let id):
             return "no edit #\(id); see ingest undo --list."
         case .nothingToUndo:
-            return "nothing to undo: no edit stands that could be undone."
+            return "nothing to undo: every correction is undone (undo an undo by its number to make it again)."
         case let .alreadyUndone(edit, by):
             return "edit #\(edit) was undone already by #\(by); undo #\(by) to make it again."
         case .purged(let edit):
