@@ -24,7 +24,9 @@ public struct CapturePage: Sendable {
     /// The page of capture `id` (the whole id); nil when there is none.
     public static func load(id: String, from catalogue: Catalogue) throws -> CapturePage? {
         guard let capture = try catalogue.capture(id: id) else { return nil }
-        let photos = try catalogue.photos(ofCapture: capture.id).map { PhotoEntry(photo: $0, hits: try catalogue.hits(ofPhoto: $0.id)) }
+        let rows = try catalogue.photos(ofCapture: capture.id)
+        let hits = try catalogue.hits(ofPhotos: rows.map(\.id))
+        let photos = rows.map { PhotoEntry(photo: $0, hits: hits[$0.id] ?? []) }
         let product = try capture.gtin13.flatMap { try catalogue.products(forGTIN13s: [$0])[$0] }
         return CapturePage(capture: capture, product: product, agents: try catalogue.agents(), photos: photos,
                            edits: try catalogue.edits(ofCapture: capture.id, limit: historyLength))

@@ -26,7 +26,10 @@ public struct CataloguePage: Sendable {
         let next = found.count > size ? CaptureCursor(found[size - 1].0) : nil
         let agents = try catalogue.agents()
         let cards = try CaptureCard.cards(Array(found.prefix(size)), agents: agents, from: catalogue)
-        let matching = try catalogue.count(matching: query.filter, upTo: countLimit)
+        // A first page that is not full holds every match: no count needed (a rare search text would
+        // read the whole catalogue a second time).
+        let matching = query.before == nil && found.count <= size
+            ? found.count : try catalogue.count(matching: query.filter, upTo: countLimit)
         return CataloguePage(query: query, cards: cards, agents: agents, matching: matching, next: next)
     }
 

@@ -17,39 +17,45 @@ extension Catalogue {
     /// How many photos make a capture "many" for the review queue.
     public static let manyPhotos = 6
 
-    /// The newest captures (at most `limit`) that `reason` flags. Each reason is answered from an
-    /// index in newest-first order, so a page costs its own rows plus, for `noBarcodeBesideOne`, two
-    /// index probes per capture without a barcode looked at.
+    /// The newest captures (at most `limit`) that `reason` flags, each reason from an index: Poor and
+    /// no barcode in newest-first order (a page costs its own rows plus, for `noBarcodeBesideOne`, two
+    /// probes of the set's index per capture without barcode looked at); many photos and file times
+    /// from indexes of those rows only, which are few, then put in order.
     public func captures(flaggedFor reason: ReviewReason, limit: Int) throws -> [Capture] {
-        try read { db in
-            switch reason {
-            case .noBarcodeBesideOne:
-                return try Capture.fetchAll(db, sql: """
-                    SELECT c.* FROM capture c
-                    WHERE c.barcode IS NULL AND (
-                        (SELECT p.barcode FROM capture p WHERE p.set_name = c.set_name
-                            AND (p.captured_utc, p.id) < (c.captured_utc, c.id)
-                            ORDER BY p.captured_utc DESC, p.id DESC LIMIT 1) IS NOT NULL
-                        OR (SELECT n.barcode FROM capture n WHERE n.set_name = c.set_name
-                            AND (n.captured_utc, n.id) > (c.captured_utc, c.id)
-                            ORDER BY n.captured_utc, n.id LIMIT 1) IS NOT NULL)
-                    ORDER BY c.captured_utc DESC, c.id DESC LIMIT ?
-                    """, arguments: [limit])
-            case .manyPhotos:
-                return try Capture.fetchAll(db, sql: """
-                    SELECT * FROM capture WHERE photo_count >= ? ORDER BY captured_utc DESC, id DESC LIMIT ?
-                    """, arguments: [Self.manyPhotos, limit])
-            case .poor:
-                return try Capture.fetchAll(db, sql: """
-                    SELECT * FROM capture WHERE rating = ? ORDER BY captured_utc DESC, id DESC LIMIT ?
-                    """, arguments: [Rating.poor.rawValue, limit])
-            case .fileTime:
-                // The literal, not a parameter: only then may SQLite use the partial index of those photos.
-                return try Capture.fetchAll(db, sql: """
-                    SELECT * FROM capture WHERE id IN (SELECT capture_id FROM photo WHERE time_source = 'file-time')
-                    ORDER BY captured_utc DESC, id DESC LIMIT ?
-                    """, arguments: [limit])
-            }
+        let (sql, arguments) = Self.reviewQuery(reason, limit: limit)
+        return try read { db in try Capture.fetchAll(db, sql: sql, arguments: arguments) }
+    }
+
+    /// The SQL of `captures(flaggedFor:limit:)` and its arguments.
+    static func reviewQuery(_ reason: ReviewReason, limit: Int) -> (String, StatementArguments) {
+        switch reason {
+        case .noBarcodeBesideOne:
+            return ("""
+                SELECT c.* FROM capture c
+                WHERE c.barcode IS NULL AND (
+                    (SELECT p.barcode FROM capture p WHERE p.set_name = c.set_name
+                        AND (p.captured_utc, p.id) < (c.captured_utc, c.id)
+                        ORDER BY p.captured_utc DESC, p.id DESC LIMIT 1) IS NOT NULL
+                    OR (SELECT n.barcode FROM capture n WHERE n.set_name = c.set_name
+                        AND (n.captured_utc, n.id) > (c.captured_utc, c.id)
+                        ORDER BY n.captured_utc, n.id LIMIT 1) IS NOT NULL)
+                ORDER BY c.captured_utc DESC, c.id DESC LIMIT ?
+                """, [limit])
+        case .manyPhotos:
+            // `+`: not the time index for the order (it would read every capture to find the few
+            // with many photos) but the photo-count index for the rows, then their order.
+            return ("""
+                SELECT * FROM capture WHERE photo_count >= ? ORDER BY +captured_utc DESC, +id DESC LIMIT ?
+                """, [Self.manyPhotos, limit])
+        case .poor:
+            return ("SELECT * FROM capture WHERE rating = ? ORDER BY captured_utc DESC, id DESC LIMIT ?",
+                    [Rating.poor.rawValue, limit])
+        case .fileTime:
+            // The literal, not a parameter: only then may SQLite use the partial index of those photos.
+            return ("""
+                SELECT * FROM capture WHERE id IN (SELECT capture_id FROM photo WHERE time_source = 'file-time')
+                ORDER BY captured_utc DESC, id DESC LIMIT ?
+                """, [limit])
         }
     }
 
@@ -63,6 +69,22 @@ extension Catalogue {
                 let photos = try Photo.filter(chunk.contains(Photo.QueryColumns.captureId) && Photo.QueryColumns.position == 0)
                     .fetchAll(db)
                 for photo in photos { found[photo.captureId] = photo }
+            }
+            return found
+        }
+    }
+
+    /// Every barcode hit of the photos `ids`, keyed by photo id, in the order they were stored: a
+    /// capture's hits in one read.
+    public func hits(ofPhotos ids: [String]) throws -> [String: [BarcodeHit]] {
+        try read { db in
+            var found: [String: [BarcodeHit]] = [:]
+            for start in stride(from: 0, to: ids.count, by: Self.hashChunkSize) {
+                let chunk = ids[start ..< min(start + Self.hashChunkSize, ids.count)]
+                for hit in try BarcodeHit.filter(chunk.contains(BarcodeHit.QueryColumns.photoId))
+                    .order(BarcodeHit.QueryColumns.id).fetchAll(db) {
+                    found[hit.photoId, default: []].append(hit)
+                }
             }
             return found
         }
