@@ -39,9 +39,10 @@ extension Ingest {
                 let written = try StaticExport(catalogue: catalogue, library: config.library, logger: logger)
                     .write(to: htmlFolder)
                 if !options.quiet {
+                    let pages = written.pages == 1 ? "1 page" : "\(written.pages) pages"
                     FileHandle.standardError.write(Data("""
-                        exported \(written.captures) captures on \(written.pages) pages with \(written.thumbnails) thumbnails \
-                        to \(htmlFolder); open \((htmlFolder as NSString).appendingPathComponent("index.html"))
+                        exported \(written.captures) captures (\(pages), \(written.thumbnails) thumbnails) to \(htmlFolder); \
+                        open \((htmlFolder as NSString).appendingPathComponent("index.html"))
 
                         """.utf8))
                 }

@@ -11,7 +11,7 @@ final class HTMLExportTests: XCTestCase {
         let export = work.folder.appendingPathComponent("site")
         let outcome = try work.ingest(["export", "--html", export.path])
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertTrue(outcome.stderr.contains("exported 7 captures on 1 pages with 17 thumbnails"), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("exported 7 captures (1 page, 17 thumbnails)"), outcome.stderr)
         let files = IngestHarness.files(under: export)
         XCTAssertEqual(files.filter { $0.hasPrefix("captures/") }.count, 7)
         XCTAssertEqual(files.filter { $0.hasPrefix("thumbs/") }.count, 17)
