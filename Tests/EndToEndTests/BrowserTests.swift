@@ -35,6 +35,25 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(kinds, [.split, .merge])
     }
 
+    func testTokenServer_signInOnceThenCorrectAndMeetAnErrorPage_inChromium_withoutConsoleErrors() throws {
+        let token = "correct-horse-battery-staple-42"
+        let code = "4006381333931"
+        let served = try ServedSamples(for: self, arguments: ["--listen", "127.0.0.1:0", "--token", token])
+        let artefacts = IngestHarness.packageRoot.appendingPathComponent(".build/artefacts/browser")
+        let script = IngestHarness.packageRoot.appendingPathComponent("Tests/Browser/signin_test.py")
+        let outcome = try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                                ["python3", script.path, served.server.url, artefacts.path, token, code],
+                                                in: served.work.folder, timeout: 240)
+        XCTAssertEqual(outcome.status, 0, "\(outcome.stdout)\(outcome.stderr)\nserver log:\n\(served.server.log)")
+        print(outcome.stdout)
+        let last = try XCTUnwrap(outcome.stdout.split(separator: "\n").last.map(String.init))
+        let capture = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: String])?["capture"])
+        XCTAssertEqual(try served.catalogue().capture(id: capture)?.gtin13, code, "the barcode typed on the signed-in page")
+        let edit = try XCTUnwrap(try served.catalogue().edits(limit: 1).first)
+        XCTAssertEqual(edit.kind, .setBarcode)
+        XCTAssertTrue(edit.origin.hasPrefix("web"), edit.origin)
+    }
+
     /// Two captures next to each other in the catalogue's order, the second taken after every photo
     /// of the first (so that a split at its first photo undoes their merge), whose barcodes do not
     /// forbid a merge (at most one of them has one).
