@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -17,7 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
-    ],
+    ] + webPackages,
     targets: [
         // C libraries, each called from Imaging only (but libpq, from Catalog).
         // scripts/setup writes ingest-vips.pc: vips' compiler flags without the -pthread SwiftPM
@@ -64,13 +64,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the catalogue looks like to people and programs: HTML pages (served by `ingest serve`,
+        // written by `ingest export --html`) and the JSON of `list`, `show` and the web API.
+        .target(
+            name: "Views",
+            dependencies: ["Pipeline", "Catalog"]
+        ),
         .executableTarget(
             name: "ingest",
             dependencies: [
-                "Pipeline", "Catalog", "Imaging",
+                "Pipeline", "Catalog", "Imaging", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ] + (withWeb ? ["Web"] : [])
         ),
 
         // A synthetic catalogue of any size for bench/scale.py and the memory tests; not a product.
@@ -95,10 +101,46 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Catalog", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Catalog", "Pipeline", "TestSupport"]),
-    ],
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Catalog", "Pipeline", "TestSupport"]),
+    ] + webTargets,
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
 )
+
+/// Whether `ingest serve` is built: not when `INGEST_WITHOUT_WEB` is set, which `scripts/sanitize`
+/// does (its AddressSanitizer build is for the code that handles untrusted bytes in C — decoders,
+/// barcode readers, EXIF — and the web stack, Swift over swift-nio, would double its build time).
+var withWeb: Bool { ProcessInfo.processInfo.environment["INGEST_WITHOUT_WEB"] == nil }
+
+/// The HTTP server and its event loops; none without `withWeb`. Hummingbird without its
+/// swift-configuration support, which ingest does not use: one package fewer to build.
+var webPackages: [Package.Dependency] {
+    guard withWeb else { return [] }
+    return [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ]
+}
+
+/// The HTTP server of `ingest serve`, on Hummingbird, and its tests; none without `withWeb`.
+var webTargets: [Target] {
+    guard withWeb else { return [] }
+    return [
+        .target(
+            name: "Web",
+            dependencies: [
+                "Views", "Pipeline", "Catalog", "Imaging",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Views", "Catalog", "Pipeline", "TestSupport"]),
+    ]
+}
 
 /// libvips' pkg-config package: the copy without -pthread when scripts/setup has written it.
 var vipsPackage: String {

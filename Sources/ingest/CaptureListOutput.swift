@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Views
 
 /// What `ingest list` prints, written chunk by chunk as captures arrive, so that `--all` over a
 /// million captures needs no more memory than one chunk: an aligned table (aligned per chunk) or

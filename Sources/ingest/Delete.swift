@@ -4,20 +4,18 @@ import Foundation
 import Pipeline
 
 extension Ingest {
-    /// `ingest delete ID`: one capture out of the catalogue and the library.
+    /// `ingest delete ID`: one capture out of the catalogue.
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Deletes one capture: its catalogue rows, originals and thumbnails.",
+            abstract: "Deletes one capture: its catalogue rows; its files are kept until ingest purge.",
             discussion: """
-                The rows go first, in one transaction, then the files; should ingest stop in between, \
-                ingest verify --repair sets the files left behind aside. Exit codes: 0 deleted; 1 no capture \
-                id starts with ID, several do, or a file could not be removed; 64 usage error; 75 another ingest holds the library.
+                One transaction, recorded as an edit: ingest undo brings the capture back, with its photos and \
+                barcode hits, until ingest purge removes the files (ingest verify counts them as the catalogue's \
+                meanwhile). Exit codes: 0 deleted; 1 no capture id starts with ID, or several do; 64 usage error.
                 """
         )
 
         @OptionGroup var options: CommonOptions
-
-        @OptionGroup var lock: LockOptions
 
         @Argument(help: "The capture's id, or any prefix of it (4 characters or more) that only it has.")
         var id: String
@@ -27,19 +25,7 @@ extension Ingest {
         }
 
         func run() throws {
-            let (config, logger, catalogue, libraryLock) = try options.openCatalogue(locking: lock)
-            defer { libraryLock?.release() }
-            defer { try? catalogue.close() }
-            let remover = CaptureRemover(config: config, catalogue: catalogue, logger: logger)
-            let removal = try Self.requiringCapture(id) { try remover.delete(idPrefix: id) }
-            if !options.quiet {
-                print("deleted capture \(removal.capture.id) of set \(removal.capture.setName): "
-                    + "\(removal.photos.count) photos, \(removal.removedFiles.count) files removed")
-            }
-            guard removal.leftFiles.isEmpty else {
-                print(removal.leftFiles.map { "left in the library: \($0.path): \($0.reason)" }.joined(separator: "\n"))
-                throw ExitCode(1)
-            }
+            try Self.correcting(options) { catalogue in .delete(capture: try Self.captureId(id, in: catalogue)) }
         }
     }
 }

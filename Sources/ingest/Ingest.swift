@@ -6,11 +6,21 @@ import Foundation
 struct Ingest: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Turns folders of product photos into a searchable product catalogue.",
-        subcommands: [
-            Run.self, Watch.self, Export.self, List.self, Show.self, Delete.self, Thumbnails.self, Verify.self, Backup.self,
-            Products.self, Workers.self, CatalogCommands.self,
-        ]
+        subcommands: commands
     )
+
+    /// Every subcommand; `serve` only where the web server is built (see Package.swift).
+    private static var commands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
+            Run.self, Watch.self, Export.self, List.self, Show.self, Merge.self, Split.self, Move.self, SetBarcode.self,
+            Delete.self, Undo.self, Purge.self, Thumbnails.self, Verify.self, Backup.self, Products.self, Workers.self,
+            CatalogCommands.self,
+        ]
+        #if canImport(Web)
+        commands.insert(Serve.self, at: 5)
+        #endif
+        return commands
+    }
 
     static func main() {
         // A write past the file-size limit (RLIMIT_FSIZE) must fail with EFBIG, as a full disk fails

@@ -32,26 +32,23 @@ extension Ingest.Products {
         @Option(help: "Energy in kcal per 100 g.")
         var kcal: Double?
 
+        /// The product as typed.
+        private var entry: ProductEntry {
+            ProductEntry(code: code, name: name, brand: brand, quantity: quantity, kcal: kcal)
+        }
+
         func validate() throws {
-            try Ingest.Products.validateGTIN(code)
-            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--name must not be empty.") }
-            if let kcal, !(0 ... 10_000).contains(kcal) { throw ValidationError("--kcal must be 0…10000, got \(kcal).") }
+            do {
+                _ = try entry.validated()
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
 
         func run() throws {
             let (_, _, catalogue) = try options.openCatalogue()
             defer { try? catalogue.close() }
-            let keys = ProductCode.keys(for: code) ?? []
-            let existing = try catalogue.product(gtin14Keys: keys)
-            var product = existing.map { $0.aliasOf == nil ? $0 : Product(gtin14: keys[0], code: code, source: .manual) }
-                ?? Product(gtin14: keys[0], code: code, source: .manual)
-            product.source = .manual
-            product.name = name
-            if let brand { product.brands = brand }
-            if let quantity { product.quantity = quantity }
-            if let kcal { product.energyKcal = kcal }
-            let copies = keys.filter { $0 != product.gtin14 }.map { product.alias(gtin14: $0) }
-            _ = try catalogue.upsertProducts([product] + copies, replaceManual: true)
+            let product = try entry.store(in: catalogue)
             if !options.quiet { print("stored \(ProductDescription.title(product)) for \(product.gtin14) (manual)") }
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Pipeline
+import Views
 
 extension Ingest.Products {
     /// `ingest products show CODE`: the product a barcode stands for.

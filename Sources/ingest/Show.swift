@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Views
 
 extension Ingest {
     /// `ingest show ID`: one capture with its photos and barcode hits.

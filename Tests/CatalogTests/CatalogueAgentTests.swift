@@ -80,7 +80,7 @@ final class CatalogueAgentTests: CatalogueTestCase {
         }
     }
 
-    func testDeleteCapture_removesItsRowsAndFreesTheSidecarOnlyWithTheLastCapture() {
+    func testDeleteEdit_removesItsRowsAndHoldsTheSidecarOnlyWithTheLastCapture() {
         onEveryBackend { catalogue in
             var set = makeAgentSet(captureId: "c1", seed: 1, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z")
             let second = makeAgentSet(captureId: "c2", seed: 5, agentId: "chef", name: "Chef", seen: "2026-01-01T00:00:00Z")
@@ -88,15 +88,20 @@ final class CatalogueAgentTests: CatalogueTestCase {
             set.photos += second.photos
             set.hits += second.hits
             try catalogue.commit(set)
+            func delete(_ id: String) throws {
+                _ = try catalogue.applyEdit(to: [id], origin: "test", madeAt: "t") { _ in EditPlan(kind: .delete, summary: "", after: []) }
+            }
 
-            let first = try XCTUnwrap(try catalogue.deleteCapture(id: "c1"))
-            XCTAssertEqual(first.photos.map(\.id), ["c1-p0"])
-            XCTAssertNil(first.unusedContextPath, "c2 still uses the sidecar")
+            try delete("c1")
+            XCTAssertEqual(try catalogue.heldFilePaths(), ["originals/c1-p0.jpg", "thumbs/c1-p0.jpg"], "c2 still uses the sidecar")
             let counts = try catalogue.counts()
             XCTAssertEqual([counts.captures, counts.photos, counts.hits], [1, 1, 1])
-            XCTAssertEqual(try catalogue.deleteCapture(id: "c2")?.unusedContextPath, "originals/shelf-1/capture.json")
-            XCTAssertNil(try catalogue.deleteCapture(id: "c2"))
+            try delete("c2")
+            XCTAssertTrue(try catalogue.heldFilePaths().contains("originals/shelf-1/capture.json"))
+            XCTAssertThrowsError(try delete("c2")) { XCTAssertEqual($0 as? EditError, .unknownCapture("c2")) }
             XCTAssertEqual(try catalogue.agents().keys.sorted(), ["chef"], "the agent stays")
+            _ = try catalogue.undoEdit(id: nil, origin: "test", madeAt: "t")
+            XCTAssertEqual(try catalogue.heldFilePaths(), ["originals/c1-p0.jpg", "thumbs/c1-p0.jpg"], "c2 back with its sidecar")
         }
     }
 

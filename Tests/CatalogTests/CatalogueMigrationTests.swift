@@ -62,10 +62,47 @@ final class CatalogueMigrationTests: XCTestCase {
     }
 
     func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
-        // schema-v6-workers.sql is what v6-workers made when it was written; it must not drift either.
+        // schema-v7-edits.sql is what v7-edits made when it was written; it must not drift either.
         let path = try makeDatabasePath()
         try Catalogue(path: path, logger: testLogger).close()
-        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v6-workers"))
+        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v7-edits"))
+    }
+
+    func testMigrateUpToV6_makesExactlyTheSchemaV6WorkersMade() throws {
+        let queue = try DatabaseQueue(path: try makeTemporaryFolder() + "/v6.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v6-workers")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v6-workers"))
+    }
+
+    func testMigrateV6ToV7_capturesCatalogedBeforeCanBeMergedAndTheMergeUndone() throws {
+        let path = try databaseMade(upTo: "v6-workers", rows: """
+            INSERT INTO capture (id, set_name, captured_at, captured_utc, time_source, photo_count, quality, rating, created_at)
+                VALUES ('c1', 's', '2026-11-21T14:03:09Z', 1, 'exif', 1, 0.5, 'Fair', 't'),
+                       ('c2', 's', '2026-11-21T14:04:09Z', 2, 'file-time', 1, 0.9, 'Excellent', 't');
+            INSERT INTO photo (id, capture_id, position, original_name, source_path, original_path, thumb_path,
+                               thumb_width, thumb_height, sha256, byte_size, format, width, height, orientation,
+                               taken_at, taken_utc, time_source, sharpness, contrast, brightness, quality, rating)
+                VALUES ('p1', 'c1', 0, 'a.jpg', 'a.jpg', 'originals/s/a.jpg', 'thumbs/s/a.jpg', 4, 3, '\(makeHash(1))',
+                        1, 'jpeg', 4, 3, 1, '2026-11-21T14:03:09Z', 1, 'exif', 0.5, 0.5, 0.5, 0.5, 'Fair'),
+                       ('p2', 'c2', 0, 'b.jpg', 'b.jpg', 'originals/s/b.jpg', 'thumbs/s/b.jpg', 4, 3, '\(makeHash(2))',
+                        1, 'jpeg', 4, 3, 1, '2026-11-21T14:04:09Z', 2, 'file-time', 0.5, 0.5, 0.5, 0.9, 'Excellent');
+            """)
+        let catalogue = try Catalogue(path: path, logger: testLogger)
+        XCTAssertEqual(try catalogue.captures(flaggedFor: .fileTime, limit: 10).map(\.id), ["c2"])
+        let before = try catalogue.captures()
+        let edit = try catalogue.applyEdit(to: ["c1", "c2"], origin: "test", madeAt: "2026-11-24T00:00:00Z") { found in
+            var merged = found[0]
+            merged.photos = found.flatMap(\.photos).enumerated().map { index, photo in
+                var moved = photo
+                (moved.captureId, moved.position) = ("c1", index)
+                return moved
+            }
+            merged.capture.photoCount = 2
+            return EditPlan(kind: .merge, summary: "merged", after: [merged])
+        }
+        XCTAssertEqual(try catalogue.photos(ofCapture: "c1").map(\.id), ["p1", "p2"])
+        _ = try catalogue.undoEdit(id: edit.id, origin: "test", madeAt: "2026-11-24T00:00:01Z")
+        XCTAssertEqual(try catalogue.captures(), before)
     }
 
     func testMigrateV4ToV5_capturesCatalogedBeforeFindTheirProduct() throws {
@@ -123,6 +160,10 @@ final class CatalogueMigrationTests: XCTestCase {
                         "salt", "last_modified", "source", "alias_of"],
             "worker": ["id", "host", "pid", "started_at", "lease_until"],
             "set_claim": ["set_name", "worker_id", "claimed_utc", "lease_until"],
+            "edit": ["id", "kind", "made_at", "origin", "summary", "before_state", "after_state", "undoes", "undone_by",
+                     "purged_at"],
+            "edit_capture": ["capture_id", "edit_id"],
+            "held_file": ["path", "edit_id"],
         ]
         try catalogue.read { db in
             for (table, columns) in expected {
@@ -155,7 +196,8 @@ final class CatalogueMigrationTests: XCTestCase {
 
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
-        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products", "v6-workers"])
+        XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products", "v6-workers",
+                                                   "v7-edits"])
         XCTAssertEqual(try catalogue.store.appliedMigrations(), Set(Catalogue.schemaVersions))
     }
 

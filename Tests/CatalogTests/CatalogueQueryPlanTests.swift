@@ -69,4 +69,19 @@ final class CatalogueQueryPlanTests: XCTestCase {
             }
         }
     }
+
+    func testEveryReviewReason_readsThroughAnIndex() throws {
+        for reason in ReviewReason.allCases {
+            let (sql, arguments) = Catalogue.reviewQuery(reason, limit: 24)
+            let steps = try catalogue.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+            }
+            let scans = steps.filter { $0.hasPrefix("SCAN") && !$0.contains("INDEX") }
+            XCTAssertEqual(scans, [], "\(reason): \(steps)")
+            if reason == .manyPhotos {
+                XCTAssertTrue(steps.contains { $0.contains("capture_on_photo_count_captured_utc_id") },
+                              "many photos: the photo-count index, not every capture in time order: \(steps)")
+            }
+        }
+    }
 }

@@ -23,7 +23,8 @@ final class FirstUseTests: XCTestCase {
     func testReadingCommands_withoutACatalogue_exit1NamingItAndCreateNothing() throws {
         let work = try workFolder()
         let before = IngestHarness.files(under: work)
-        for command in [["list"], ["list", "--json"], ["show", "abcd"], ["export", "--csv", "-"], ["verify"]] {
+        for command in [["list"], ["list", "--json"], ["show", "abcd"], ["export", "--csv", "-"], ["verify"], ["serve"],
+                        ["merge", "abcd", "efgh"], ["undo", "--list"], ["export", "--html", "site"]] {
             let outcome = try IngestHarness.ingest(command, in: work)
             XCTAssertEqual(outcome.status, 1, "\(command): \(outcome.stderr)")
             XCTAssertEqual(outcome.stderr, "ingest: no catalogue at \(work.path)/library/catalog.sqlite (in the \"library\" of "
@@ -83,7 +84,8 @@ final class FirstUseTests: XCTestCase {
 
     func testHelp_ofEveryCommand_readsAsPlainText() throws {
         let work = try workFolder()
-        let commands = ["run", "watch", "list", "show", "delete", "thumbnails", "verify", "export", "backup"]
+        let commands = ["run", "watch", "list", "show", "serve", "merge", "split", "move", "set-barcode", "delete", "undo",
+                        "purge", "thumbnails", "verify", "export", "backup"]
         for command in commands {
             let outcome = try IngestHarness.ingest([command, "--help"], in: work)
             XCTAssertEqual(outcome.status, 0, command)

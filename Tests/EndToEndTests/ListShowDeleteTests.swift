@@ -126,7 +126,7 @@ final class ListShowDeleteTests: XCTestCase {
         XCTAssertEqual(try work.catalogue().counts().captures, 7)
     }
 
-    func testDelete_capture_removesItsRowsAndFilesAndNothingElse() throws {
+    func testDelete_capture_removesItsRowsKeepsItsFilesForUndo_andPurgeRemovesExactlyThem() throws {
         let work = try ingestedSamples()
         let catalogue = try work.catalogue()
         let victim = try XCTUnwrap(try catalogue.captures(matching: CaptureFilter(setName: "single-product")).first)
@@ -136,25 +136,34 @@ final class ListShowDeleteTests: XCTestCase {
 
         let delete = try work.ingest(["delete", String(victim.id.prefix(8))])
         XCTAssertEqual(delete.status, 0, delete.stderr)
-        XCTAssertTrue(delete.stdout.contains("deleted capture \(victim.id)"), delete.stdout)
+        XCTAssertTrue(delete.stdout.contains("deleted capture \(victim.id.prefix(8)) of set single-product"), delete.stdout)
         XCTAssertNil(try catalogue.capture(idPrefix: victim.id))
         XCTAssertEqual(try catalogue.photos(ofCapture: victim.id), [])
         let after = try catalogue.counts()
         XCTAssertEqual(after.captures, counts.captures - 1)
         XCTAssertEqual(after.photos, counts.photos - 3)
         XCTAssertLessThan(after.hits, counts.hits)
+        XCTAssertEqual(work.libraryFiles(), before, "the files stay until ingest purge")
+        XCTAssertEqual(try work.ingest(["verify"]).status, 0, "files held for an undo are the catalogue's")
+
+        let purge = try work.ingest(["purge"])
+        XCTAssertEqual(purge.status, 0, purge.stderr)
+        XCTAssertTrue(purge.stdout.contains("purged 6 files"), purge.stdout)
         XCTAssertEqual(work.libraryFiles(), before.filter { !files.contains($0) }, "exactly its six files are gone")
         XCTAssertEqual(try work.ingest(["verify"]).status, 0)
+        let undo = try work.ingest(["undo"])
+        XCTAssertEqual(undo.status, 1)
+        XCTAssertTrue(undo.stderr.contains("ingest purge removed the files"), undo.stderr)
     }
 
-    func testDelete_interruptedAfterTheRows_leavesFilesThatVerifyRepairSetsAside() throws {
+    func testPurge_interruptedAfterTheCatalogueLetTheFilesGo_leavesFilesThatVerifyRepairSetsAside() throws {
         let work = try ingestedSamples()
         let catalogue = try work.catalogue()
         let victim = try XCTUnwrap(try catalogue.captures(matching: CaptureFilter(setName: "no-barcode")).first)
-        // The first step of `ingest delete` alone: what a crash right after the transaction leaves.
-        let removed = try XCTUnwrap(try catalogue.deleteCapture(id: victim.id))
-        let orphans = removed.photos.flatMap { [$0.originalPath, $0.thumbPath] }.sorted()
-        XCTAssertEqual(try work.ingest(["show", victim.id]).status, 1, "the capture is gone at once")
+        let orphans = try catalogue.photos(ofCapture: victim.id).flatMap { [$0.originalPath, $0.thumbPath] }.sorted()
+        XCTAssertEqual(try work.ingest(["delete", victim.id]).status, 0)
+        // The first step of `ingest purge` alone: what a crash right after its transaction leaves.
+        XCTAssertEqual(try catalogue.releaseHeldFiles(madeBefore: nil, purgedAt: "2026-11-24T00:00:00Z").sorted(), orphans)
 
         let verify = try work.ingest(["verify"])
         XCTAssertEqual(verify.status, 1)
@@ -171,18 +180,20 @@ final class ListShowDeleteTests: XCTestCase {
 
 /// The commands that change the library take its lock before they open the catalogue, as `run` does.
 final class LockOrderTests: XCTestCase {
-    func testVerifyThumbnailsDelete_whileAnotherHoldsTheLibrary_exit75BeforeTouchingTheCatalogue() throws {
+    func testVerifyThumbnailsPurge_whileAnotherHoldsTheLibrary_exit75BeforeTouchingTheCatalogue() throws {
         // They used to open the catalogue first, which migrates it: a write under another's lock.
         let work = try SampleLibrary(for: self)
         try work.run()
-        let id = try XCTUnwrap(try work.catalogue().captures().first?.id)
-        // The catalogue as the release before v4-agent-names (and v5-products, v6-workers) left it: opening it migrates it.
+        // The catalogue as the release before v4-agent-names (and v5-products, v6-workers, v7-edits) left it: opening it migrates it.
         let migrations = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             if len(sys.argv) > 2:
                 db.executescript("DROP TABLE agent_name; DROP TABLE product; DROP TABLE worker; DROP TABLE set_claim; "
-                                 "DELETE FROM grdb_migrations WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers');")
+                                 "DROP TABLE held_file; DROP TABLE edit_capture; "
+                                 "DROP TABLE edit; DROP INDEX capture_on_photo_count_captured_utc_id; "
+                                 "DROP INDEX photo_on_capture_id_file_time; DELETE FROM grdb_migrations "
+                                 "WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers', 'v7-edits');")
                 db.commit()
             print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid")))
             """
@@ -190,7 +201,7 @@ final class LockOrderTests: XCTestCase {
         let catalogue = work.library.appendingPathComponent("catalog.sqlite").path
         let before = try IngestHarness.shell("python3 migrations.py '\(catalogue)' downgrade", in: work.folder)
         XCTAssertEqual(before, "v1,v2-agents,v3-scale\n")
-        for arguments in [["verify"], ["thumbnails", "--missing"], ["delete", id]] {
+        for arguments in [["verify"], ["thumbnails", "--missing"], ["purge"]] {
             let command = ([IngestHarness.binary.path] + arguments + ["--config", "pipeline.json"]).map { "'\($0)'" }
                 .joined(separator: ", ")
             let status = try IngestHarness.shell("""

@@ -39,15 +39,16 @@ final class ArchitectureTests: XCTestCase {
             .filter { $0.hasPrefix("C") && $0.dropFirst().first?.isUppercase == true && $0 != "CLibPQ" }
         XCTAssertTrue(cModules.contains("CVips") && cModules.contains("CZBar"), "\(cModules)")
         XCTAssertFalse(try imports(of: "Imaging").filter { !Set($0.modules).isDisjoint(with: cModules) }.isEmpty)
-        try assertNoImport(in: ["Pipeline", "Catalog", "ingest"], of: cModules.contains, "only Imaging imports the C libraries and shims")
+        try assertNoImport(in: ["Pipeline", "Catalog", "Views", "Web", "ingest"], of: cModules.contains, "only Imaging imports the C libraries and shims")
         // libpq is the database's client: SQL stays in Catalog, behind one file, as each C library is.
-        try assertNoImport(in: ["Pipeline", "Imaging", "ingest"], of: { $0 == "CLibPQ" }, "only Catalog talks to PostgreSQL")
+        try assertNoImport(in: ["Pipeline", "Imaging", "Views", "Web", "ingest"], of: { $0 == "CLibPQ" }, "only Catalog talks to PostgreSQL")
         let libpqFiles = try imports(of: "Catalog").filter { $0.modules.contains("CLibPQ") }.map(\.file)
         XCTAssertEqual(libpqFiles, ["Catalog/Storage/PostgresConnection.swift"])
     }
 
     func testSQL_isWrittenInCatalogOnly() throws {
-        try assertNoImport(in: ["Pipeline", "Imaging", "ingest"], of: { $0 == "GRDB" }, "only Catalog talks to the database")
+        try assertNoImport(in: ["Pipeline", "Imaging", "Views", "Web", "ingest"], of: { $0 == "GRDB" },
+                           "only Catalog talks to the database")
     }
 
     func testCatalog_knowsNoPixelsAndNoStages() throws {
@@ -55,8 +56,23 @@ final class ArchitectureTests: XCTestCase {
         try assertNoImport(in: ["Imaging"], of: { $0 == "Pipeline" }, "Imaging knows no stage")
     }
 
+    func testViews_drawOnlyWhatTheyAreGiven_theHTTPLayerIsWebs() throws {
+        // Pages and JSON know no server: `export --html` draws them without one, and the sanitizer
+        // build (which leaves Web out) builds them.
+        let server: (String) -> Bool = { $0.hasPrefix("Hummingbird") || $0.hasPrefix("NIO") || $0 == "HTTPTypes" || $0 == "Web" }
+        try assertNoImport(in: ["Views", "Pipeline", "Catalog", "Imaging"], of: server, "only Web speaks HTTP")
+        try assertNoImport(in: ["Views"], of: { $0 == "Imaging" }, "Views draws from the catalogue, not from pixels")
+        try assertNoImport(in: ["Pipeline", "Catalog", "Imaging"], of: { $0 == "Views" }, "Views is above the stages")
+        // `ingest` wires the server up in one file, which builds only where Web is built.
+        for (file, modules) in try imports(of: "ingest") where modules.contains("Web") {
+            XCTAssertEqual(file, "ingest/Serve.swift", "only the serve command imports Web")
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertTrue(text.hasPrefix("#if canImport(Web)"), "\(file): guarded, for builds without Web")
+        }
+    }
+
     func testSourceFiles_stayUnder300Lines() throws {
-        for target in ["Catalog", "Imaging", "Pipeline", "ingest"] {
+        for target in ["Catalog", "Imaging", "Pipeline", "Views", "Web", "ingest"] {
             for (file, _) in try imports(of: target) {
                 let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
                 XCTAssertLessThanOrEqual(text.split(separator: "\n", omittingEmptySubsequences: false).count, 300,

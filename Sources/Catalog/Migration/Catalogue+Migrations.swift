@@ -21,6 +21,7 @@ extension Catalogue {
         migrator.registerMigration("v4-agent-names") { db in try addAgentNames(db) }
         migrator.registerMigration("v5-products") { db in try addProducts(db) }
         migrator.registerMigration("v6-workers") { db in try db.execute(sql: workersSQL) }
+        migrator.registerMigration("v7-edits") { db in try addEdits(db) }
         return migrator
     }
 

@@ -6,9 +6,9 @@ import Logging
 ///
 /// Every catalogued original must exist with its catalogued SHA-256, every thumbnail must exist with
 /// its catalogued size, every kept `capture.json` must exist, and every file in the library must be
-/// referenced by a row. Not checked: `.staging`, `.journal` and the files an unfinished commit's
-/// journal names (the next run finishes or undoes them), the catalogue's own files
-/// (`catalog.sqlite*`) and lock files (`*.lock`) at the library's root.
+/// referenced by a row or held by a delete that can still be undone. Not checked: `.staging`,
+/// `.journal` and the files an unfinished commit's journal names (the next run finishes or undoes
+/// them), the catalogue's own files (`catalog.sqlite*`) and lock files (`*.lock`) at the library's root.
 public final class LibraryVerifier: Sendable {
     /// How closely `verify` looks.
     public enum Depth: Sendable, Equatable {
@@ -70,7 +70,8 @@ public final class LibraryVerifier: Sendable {
         let contexts = try catalogue.contextPaths()
         // The walk of the library for files no row references goes on beside the photos' checks:
         // each alone is bound by one core (the walk) or the workers' system calls.
-        let known = contexts.union(try inFlight())
+        // Deleted captures' files, held for an undo until `ingest purge`, are the catalogue's too.
+        let known = contexts.union(try inFlight()).union(try catalogue.heldFilePaths())
         let walk = WorkerPool.background { [self] in try unreferencedFiles(known: known) }
         var problems: [LibraryProblem] = []
         var photos = 0

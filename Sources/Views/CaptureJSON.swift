@@ -6,30 +6,30 @@ import Foundation
 // there is no value). Paths are relative to the library.
 
 /// One capture: an element of `list --json`, and with `photos` the object `show --json` prints.
-struct CaptureJSON: Encodable {
-    var id: String
-    var setName: String
-    var capturedAt: String
-    var timeSource: String
-    @NullWhenAbsent var barcode: String?
-    @NullWhenAbsent var symbology: String?
-    @NullWhenAbsent var gtin13: String?
-    var photoCount: Int
-    var quality: Double
-    var rating: String
-    @NullWhenAbsent var agentId: String?
+public struct CaptureJSON: Encodable, Sendable {
+    public var id: String
+    public var setName: String
+    public var capturedAt: String
+    public var timeSource: String
+    @NullWhenAbsent public var barcode: String?
+    @NullWhenAbsent public var symbology: String?
+    @NullWhenAbsent public var gtin13: String?
+    public var photoCount: Int
+    public var quality: Double
+    public var rating: String
+    @NullWhenAbsent public var agentId: String?
     /// The agent's latest name; `agentNameAtCapture` is the one its `capture.json` gave.
-    @NullWhenAbsent var agentName: String?
-    @NullWhenAbsent var agentNameAtCapture: String?
-    @NullWhenAbsent var requestId: String?
-    @NullWhenAbsent var note: String?
-    var createdAt: String
+    @NullWhenAbsent public var agentName: String?
+    @NullWhenAbsent public var agentNameAtCapture: String?
+    @NullWhenAbsent public var requestId: String?
+    @NullWhenAbsent public var note: String?
+    public var createdAt: String
     /// The product of the capture's barcode; null when the catalogue has none.
-    @NullWhenAbsent var product: ProductJSON?
+    @NullWhenAbsent public var product: ProductJSON?
     /// Only in `show --json`.
-    var photos: [PhotoJSON]?
+    public var photos: [PhotoJSON]?
 
-    init(_ capture: Capture, agents: [String: Agent], product: Product?, photos: [PhotoJSON]? = nil) {
+    public init(_ capture: Capture, agents: [String: Agent], product: Product?, photos: [PhotoJSON]? = nil) {
         id = capture.id
         setName = capture.setName
         capturedAt = capture.capturedAt
@@ -49,11 +49,4 @@ struct CaptureJSON: Encodable {
         self.product = product.map(ProductJSON.init)
         self.photos = photos
     }
-}
-
-/// Pretty-printed JSON with sorted keys and a final line end, as `list` and `show` print it.
-func printJSON(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
 }

@@ -1,26 +1,26 @@
-import ArgumentParser
 import Foundation
 
-/// A `--since` / `--until` value: a day (`2026-11-01`) or an ISO 8601 time (`2026-11-01T09:30:00+01:00`,
+/// A `--since` / `--until` value (also the catalogue page's date filters): a day (`2026-11-01`) or an ISO 8601 time (`2026-11-01T09:30:00+01:00`,
 /// `…Z`, seconds and fractions optional).
 ///
 /// A day starts at midnight UTC, and `--until` a day includes that whole day. A time without an
 /// offset is read as UTC, as the catalogue orders captures whose camera recorded no offset.
-struct TimeBound: ExpressibleByArgument {
+public struct TimeBound: Hashable, Sendable {
     /// Seconds since 1970 of the start of the day, or of the time.
-    var seconds: Double
+    public var seconds: Double
     /// Whether the value was a bare day.
-    var isDay: Bool
+    public var isDay: Bool
 
     /// The exclusive upper bound `--until` means: the end of a day, or the time itself.
-    var untilSeconds: Double { isDay ? seconds + 86_400 : seconds }
+    public var untilSeconds: Double { isDay ? seconds + 86_400 : seconds }
 
     /// Made for each value: a `Regex` is not `Sendable`, so it cannot be shared as a constant.
     private static var pattern: Regex<AnyRegexOutput> {
         try! Regex(#"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?"#)
     }
 
-    init?(argument: String) {
+    /// Reads a day or a time; nil for anything else, a date that does not exist included.
+    public init?(parsing argument: String) {
         guard let match = argument.wholeMatch(of: Self.pattern) else { return nil }
         let text = { (index: Int) -> String? in match.output[index].substring.map(String.init) }
         let number = { (index: Int) -> Int in text(index).flatMap { Int($0) } ?? 0 }

@@ -2,17 +2,17 @@ import Catalog
 import Foundation
 
 /// One barcode hit of `show --json`; the box is in the scanned image's stored pixels.
-struct BarcodeJSON: Encodable {
-    var symbology: String
-    var text: String
-    @NullWhenAbsent var gtin13: String?
-    var quality: Int
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
+public struct BarcodeJSON: Encodable, Sendable {
+    public var symbology: String
+    public var text: String
+    @NullWhenAbsent public var gtin13: String?
+    public var quality: Int
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
 
-    init(_ hit: BarcodeHit) {
+    public init(_ hit: BarcodeHit) {
         symbology = hit.symbology.rawValue
         text = hit.text
         gtin13 = hit.gtin13

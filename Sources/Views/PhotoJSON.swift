@@ -2,33 +2,33 @@ import Catalog
 import Foundation
 
 /// One photo of `show --json`, with every barcode hit found on it.
-struct PhotoJSON: Encodable {
-    var id: String
-    var position: Int
-    var originalName: String
-    var originalPath: String
-    var thumbPath: String
-    var thumbWidth: Int
-    var thumbHeight: Int
-    var sha256: String
-    var byteSize: Int64
-    var format: String
-    var width: Int
-    var height: Int
-    var orientation: Int
-    @NullWhenAbsent var make: String?
-    @NullWhenAbsent var model: String?
-    var takenAt: String
-    var timeSource: String
-    var sharpness: Double
-    var contrast: Double
-    var brightness: Double
-    @NullWhenAbsent var decodeConfidence: Double?
-    var quality: Double
-    var rating: String
-    var barcodes: [BarcodeJSON]
+public struct PhotoJSON: Encodable, Sendable {
+    public var id: String
+    public var position: Int
+    public var originalName: String
+    public var originalPath: String
+    public var thumbPath: String
+    public var thumbWidth: Int
+    public var thumbHeight: Int
+    public var sha256: String
+    public var byteSize: Int64
+    public var format: String
+    public var width: Int
+    public var height: Int
+    public var orientation: Int
+    @NullWhenAbsent public var make: String?
+    @NullWhenAbsent public var model: String?
+    public var takenAt: String
+    public var timeSource: String
+    public var sharpness: Double
+    public var contrast: Double
+    public var brightness: Double
+    @NullWhenAbsent public var decodeConfidence: Double?
+    public var quality: Double
+    public var rating: String
+    public var barcodes: [BarcodeJSON]
 
-    init(_ photo: Photo, hits: [BarcodeHit]) {
+    public init(_ photo: Photo, hits: [BarcodeHit]) {
         id = photo.id
         position = photo.position
         originalName = photo.originalName

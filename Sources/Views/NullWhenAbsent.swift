@@ -3,11 +3,17 @@ import Foundation
 
 /// Encodes an absent value as `null` rather than leaving its key out, so scripts always find the key.
 @propertyWrapper
-struct NullWhenAbsent<Value: Encodable>: Encodable {
-    var wrappedValue: Value?
+public struct NullWhenAbsent<Value: Encodable>: Encodable {
+    public var wrappedValue: Value?
 
-    func encode(to encoder: any Encoder) throws {
+    public init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }
+
+extension NullWhenAbsent: Sendable where Value: Sendable {}

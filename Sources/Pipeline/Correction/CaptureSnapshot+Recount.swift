@@ -1,0 +1,49 @@
+import Catalog
+
+extension CaptureSnapshot {
+    /// The capture's figures made again from its photos, as a commit makes them: positions in order,
+    /// the count, the mean quality and its rating, and the capture time of the first photo.
+    func recounted() -> CaptureSnapshot {
+        var result = self
+        for index in result.photos.indices {
+            result.photos[index].position = index
+            result.photos[index].captureId = capture.id
+        }
+        let first = result.photos[0]
+        result.capture.photoCount = result.photos.count
+        result.capture.quality = result.photos.map(\.quality).reduce(0, +) / Double(result.photos.count)
+        result.capture.rating = Rating(score: result.capture.quality)
+        (result.capture.capturedAt, result.capture.capturedUTC, result.capture.timeSource) =
+            (first.takenAt, first.takenUTC, first.timeSource)
+        return result
+    }
+
+    /// These of the capture's photos, with their hits, as a capture `id` with the same context.
+    func part(_ photos: [Photo], id: String) -> CaptureSnapshot {
+        let ids = Set(photos.map(\.id))
+        var capture = self.capture
+        capture.id = id
+        return CaptureSnapshot(capture: capture, photos: photos, hits: hits.filter { ids.contains($0.photoId) })
+    }
+
+    /// Whether one of the photos read the capture's code.
+    var readsCaptureCode: Bool {
+        guard let code = capture.gtin13 ?? capture.barcode else { return false }
+        return hits.contains { ($0.gtin13 ?? $0.text) == code }
+    }
+
+    /// The code the photos' hits agree on — every hit one code — or nil when they read none or several.
+    var agreedCode: (text: String, symbology: Symbology, gtin13: String?)? {
+        guard let first = hits.first, hits.allSatisfy({ ($0.gtin13 ?? $0.text) == (first.gtin13 ?? first.text) }) else {
+            return nil
+        }
+        return (first.text, first.symbology, first.gtin13)
+    }
+}
+
+extension Capture {
+    /// Sets the barcode, its symbology and GTIN-13 together; nil removes all three.
+    mutating func setCode(_ code: (text: String, symbology: Symbology, gtin13: String?)?) {
+        (barcode, symbology, gtin13) = (code?.text, code?.symbology, code?.gtin13)
+    }
+}

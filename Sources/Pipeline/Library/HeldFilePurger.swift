@@ -1,0 +1,44 @@
+import Catalog
+import Foundation
+import Logging
+
+/// Removes the files deleted captures kept for their undo (`ingest purge`).
+///
+/// The catalogue lets them go first, in one transaction (the deletes that held them can no longer
+/// be undone); the files are removed afterwards, and folders left empty with them. A crash in
+/// between leaves only files no row references and no edit holds, which `ingest verify --repair`
+/// sets aside. The caller holds the library's lock.
+public struct HeldFilePurger {
+    private let config: PipelineConfig
+    private let catalogue: Catalogue
+    private let logger: Logger
+    private let layout: LibraryLayout
+
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) {
+        self.config = config
+        self.catalogue = catalogue
+        self.logger = logger
+        layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
+    }
+
+    /// Removes the files held by deletes made before `madeBefore` (ISO 8601 UTC; nil: all). Files
+    /// that cannot be removed stay in the library, unreferenced, and are listed in the result.
+    public func purge(madeBefore: String?) throws -> HeldFilePurge {
+        let paths = try catalogue.releaseHeldFiles(madeBefore: madeBefore, purgedAt: Corrector.now())
+        var result = HeldFilePurge()
+        for file in paths {
+            let path = layout.absolute(file)
+            do {
+                try FileOperations.remove(path)
+                result.removedFiles.append(file)
+                FileOperations.removeEmptyFolders((path as NSString).deletingLastPathComponent, stoppingAt: config.library)
+            } catch {
+                logger.error("file of a deleted capture left in the library", metadata: ["file": "\(path)", "error": "\(error)"])
+                result.leftFiles.append(FileReport(path: file, reason: "\(error)", keptAt: path))
+            }
+        }
+        logger.notice("deleted captures' files purged", metadata: ["removed": "\(result.removedFiles.count)",
+                                                                   "left": "\(result.leftFiles.count)"])
+        return result
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// A file of the library, open for reading, reached by its catalogued path (relative to the library)
+/// through real folders only: no symbolic link is followed on the way or at the end, and only a
+/// regular file opens. What `ingest serve` sends and `export --html` copies; the descriptor closes
+/// when the value goes.
+public final class LibraryFile: Sendable {
+    private let descriptor: FileDescriptor
+    /// The path as given, for messages.
+    public let path: String
+    /// Bytes.
+    public let size: Int64
+    /// The modification time, nanoseconds since 1970.
+    public let modified: Int64
+
+    private init(descriptor: FileDescriptor, path: String, info: stat) {
+        self.descriptor = descriptor
+        self.path = path
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    deinit { descriptor.close() }
+
+    /// Opens `relative` below `library`. Throws `FileOperationError`: `EINVAL` for a path that is
+    /// absolute, empty or has `.`, `..` or empty parts; `ELOOP` or `ENOTDIR` for a link on the way;
+    /// `ENOENT` for a missing file; `EISDIR` for anything but a regular file.
+    public static func open(_ relative: String, library: String) throws(FileOperationError) -> LibraryFile {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relative.isEmpty, !relative.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
+            throw FileOperationError(operation: "open", path: relative, code: EINVAL)
+        }
+        let root = library.hasSuffix("/") ? String(library.dropLast()) : library
+        let absolute = root + "/" + relative
+        do {
+            let file = try ContainedPath.withPath(absolute, below: root) { path throws(Errno) in
+                try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+            }
+            let info: stat
+            do {
+                info = try file.status()
+            } catch {
+                file.close()
+                throw error
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                file.close()
+                throw Errno(code: EISDIR)
+            }
+            return LibraryFile(descriptor: file, path: relative, info: info)
+        } catch let error as Errno {
+            throw FileOperationError(operation: "open", path: relative, code: error.code)
+        } catch {
+            throw FileOperationError(operation: "open", path: relative, code: EIO)
+        }
+    }
+
+    /// Up to `count` bytes from `offset` (fewer at the end of the file).
+    public func read(at offset: Int64, count: Int) throws(FileOperationError) -> [UInt8] {
+        try FileOperations.attempt("read", path) { () throws(Errno) in try descriptor.read(count: count, at: Int(offset)) }
+    }
+
+    /// The whole file, as long as it is at most `limit` bytes (else `EFBIG`).
+    public func readAll(limit: Int64 = 64 << 20) throws(FileOperationError) -> [UInt8] {
+        guard size <= limit else { throw FileOperationError(operation: "read", path: path, code: EFBIG) }
+        return try read(at: 0, count: Int(size))
+    }
+
+    /// Puts the file at `destination` (replacing what is there): a hard link where the file systems
+    /// allow one, else a copy. Not flushed: for exports, which can be made again.
+    public func copy(to destination: String) throws(FileOperationError) {
+        try? FileOperations.remove(destination)
+        let linked = linkat(AT_FDCWD, "/proc/self/fd/\(descriptor.rawValue)", AT_FDCWD, destination, AT_SYMLINK_FOLLOW) == 0
+        if linked { return }
+        let bytes = try readAll(limit: .max)
+        try FileOperations.attempt("write", destination) { () throws(Errno) in
+            let output = try FileDescriptor.open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
+            try output.closeAfter { () throws(Errno) in try output.write(all: bytes) }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Catalog
+import Foundation
+
+/// One capture with everything the catalogue knows: its product, time, agent context, every photo
+/// with its barcode hits drawn on the thumbnail and its quality, the edits that touched it, and
+/// the corrections a person can make.
+public struct CapturePage: Sendable {
+    /// A photo and the barcodes read on it.
+    public struct PhotoEntry: Sendable {
+        public var photo: Photo
+        public var hits: [BarcodeHit]
+    }
+
+    public var capture: Capture
+    public var product: Product?
+    public var agents: [String: Agent]
+    public var photos: [PhotoEntry]
+    /// The edits that touched the capture, newest first.
+    public var edits: [Edit]
+
+    /// Edits the page lists.
+    static let historyLength = 20
+
+    /// The page of capture `id` (the whole id); nil when there is none.
+    public static func load(id: String, from catalogue: Catalogue) throws -> CapturePage? {
+        guard let capture = try catalogue.capture(id: id) else { return nil }
+        let rows = try catalogue.photos(ofCapture: capture.id)
+        let hits = try catalogue.hits(ofPhotos: rows.map(\.id))
+        let photos = rows.map { PhotoEntry(photo: $0, hits: hits[$0.id] ?? []) }
+        let product = try capture.gtin13.flatMap { try catalogue.products(forGTIN13s: [$0])[$0] }
+        return CapturePage(capture: capture, product: product, agents: try catalogue.agents(), photos: photos,
+                           edits: try catalogue.edits(ofCapture: capture.id, limit: historyLength))
+    }
+
+    /// What `show --json` prints, and `/api/captures/{id}` answers.
+    public var json: CaptureJSON {
+        CaptureJSON(capture, agents: agents, product: product, photos: photos.map { PhotoJSON($0.photo, hits: $0.hits) })
+    }
+
+    public func html(_ context: PageContext) -> HTML {
+        let title = CaptureCard.title(capture, product)
+        return PageLayout.page(title: title, context: context, content: """
+            <h1>\(title) \(CaptureCard.rating(capture.rating))</h1>
+            <div class="capture">
+            <dl class="facts">\(facts())</dl>
+            \(context.canCorrect ? actions(context) : "")
+            </div>
+            <h2>Photos</h2>
+            <section class="photos">
+            \(photos.enumerated().map { figure($0.element, index: $0.offset, context) })
+            </section>
+            \(history(context))
+            """)
+    }
+
+    private func facts() -> [HTML] {
+        var rows: [(String, HTML)] = []
+        rows.append(("Barcode", capture.barcode.map { code in
+            let gtin: HTML = capture.gtin13.map { " · GTIN-13 \($0)" } ?? ""
+            return "\(code) <span class=\"symbology\">\(capture.symbology?.rawValue)</span>\(gtin)"
+        } ?? "<span class=\"none\">none</span>"))
+        rows.append(("Product", productFacts()))
+        let source = capture.timeSource
+        rows.append(("Captured", """
+            <time datetime="\(capture.capturedAt)">\(capture.capturedAt)</time> \
+            <span class="source source-\(source.rawValue)">\(source.explanation)</span>
+            """))
+        rows.append(("Set", "\(capture.setName)"))
+        if let agentId = capture.agentId {
+            let latest = capture.agentName(latestIn: agents) ?? agentId
+            let then: HTML = capture.agentName.flatMap { $0 == latest ? nil : " (at capture: \($0))" } ?? ""
+            rows.append(("Agent", "\(latest)\(then) <span class=\"id\">\(agentId)</span>"))
+        }
+        if let request = capture.requestId { rows.append(("Request", "\(request)")) }
+        if let note = capture.note { rows.append(("Note", "<span class=\"note\">\(note)</span>")) }
+        rows.append(("Quality", "\(capture.rating.rawValue) (\(Self.number(capture.quality)))"))
+        rows.append(("Photos", "\(capture.photoCount)"))
+        rows.append(("Added", "\(capture.createdAt)"))
+        rows.append(("Id", "<span class=\"id\">\(capture.id)</span>"))
+        return rows.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }
+    }
+
+    private func productFacts() -> HTML {
+        guard let product else { return "<span class=\"none\">no product data</span>" }
+        var parts: [HTML] = ["<strong>\(product.name ?? "(no name)")</strong>"]
+        if let brands = product.brands { parts.append("\(brands)") }
+        if let quantity = product.quantity { parts.append("\(quantity)") }
+        if let grade = product.nutriscoreGrade { parts.append("Nutri-Score \(grade.uppercased())") }
+        if let kcal = product.energyKcal { parts.append("\(Self.number(kcal, digits: 0)) kcal/100 g") }
+        parts.append("<span class=\"source\">\(product.source == .manual ? "entered by hand" : "Open Food Facts")</span>")
+        return HTML.joined(parts, separator: " · ")
+    }
+
+    /// `value` with `digits` decimals.
+    static func number(_ value: Double, digits: Int = 2) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}

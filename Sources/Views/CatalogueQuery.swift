@@ -1,0 +1,97 @@
+import Catalog
+import Foundation
+
+/// The catalogue page's filters and place, as its URL's query carries them (`?rating=Poor&before=…`):
+/// read from the query, turned into a `CaptureFilter`, and written back into links.
+///
+/// Parameters: `agent`, `since` and `until` (a day or an ISO 8601 time, as `list` takes them),
+/// `barcode`, `nobarcode=1`, `rating`, `set`, `q` (free text), `before` (a cursor: the page after
+/// that place). Empty values are no filter. A value that cannot be read is kept in `problems`.
+public struct CatalogueQuery: Hashable, Sendable {
+    public var agent = ""
+    public var since = ""
+    public var until = ""
+    public var barcode = ""
+    public var noBarcode = false
+    public var rating = ""
+    public var setName = ""
+    public var search = ""
+    public var before: CaptureCursor?
+    /// What could not be read, one sentence each.
+    public private(set) var problems: [String] = []
+
+    public init() {}
+
+    /// Reads the parameters (name, value pairs, percent-decoded); unknown names are ignored.
+    public init(parameters: [(String, String)]) {
+        for (name, value) in parameters {
+            let value = value.trimmingCharacters(in: .whitespaces)
+            switch name {
+            case "agent": agent = value
+            case "since": since = value
+            case "until": until = value
+            case "barcode": barcode = value
+            case "nobarcode": noBarcode = value == "1" || value == "on" || value == "true"
+            case "rating": rating = value
+            case "set": setName = value
+            case "q": search = value
+            case "before" where !value.isEmpty:
+                before = Self.cursor(value)
+                if before == nil { problems.append("before: not a place in the catalogue: '\(value)'.") }
+            default: break
+            }
+        }
+        if !since.isEmpty, TimeBound(parsing: since) == nil { problems.append("since: not a day or time: '\(since)'.") }
+        if !until.isEmpty, TimeBound(parsing: until) == nil { problems.append("until: not a day or time: '\(until)'.") }
+        if !rating.isEmpty, Self.rating(rating) == nil { problems.append("rating: not Excellent, Good, Fair or Poor: '\(rating)'.") }
+    }
+
+    /// The captures the filters match (filters that could not be read are left out).
+    public var filter: CaptureFilter {
+        func given(_ text: String) -> String? { text.isEmpty ? nil : text }
+        return CaptureFilter(barcode: noBarcode ? nil : given(barcode), setName: given(setName),
+                             since: TimeBound(parsing: since)?.seconds, until: TimeBound(parsing: until)?.untilSeconds,
+                             noBarcode: noBarcode, rating: Self.rating(rating), agent: given(agent), search: given(search))
+    }
+
+    /// Whether any filter is set.
+    public var isFiltered: Bool { filter != CaptureFilter() }
+
+    /// The query string of these filters, starting after `before` when given (no leading `?`).
+    public func queryString(before cursor: CaptureCursor? = nil) -> String {
+        var items: [(String, String)] = []
+        for (name, value) in [("agent", agent), ("since", since), ("until", until), ("barcode", barcode),
+                              ("rating", rating), ("set", setName), ("q", search)] where !value.isEmpty {
+            items.append((name, value))
+        }
+        if noBarcode { items.append(("nobarcode", "1")) }
+        if let cursor { items.append(("before", Self.text(cursor))) }
+        return items.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
+    }
+
+    /// A cursor as text: its time, `~`, its capture id.
+    public static func text(_ cursor: CaptureCursor) -> String {
+        "\(cursor.capturedUTC)~\(cursor.id)"
+    }
+
+    /// The cursor `text(_:)` wrote; nil for anything else.
+    public static func cursor(_ text: String) -> CaptureCursor? {
+        let parts = text.split(separator: "~", maxSplits: 1)
+        guard parts.count == 2, let seconds = Double(parts[0]), seconds.isFinite, !parts[1].isEmpty,
+              parts[1].count <= 64 else { return nil }
+        return CaptureCursor(capturedUTC: seconds, id: String(parts[1]))
+    }
+
+    /// A rating in any case; nil for anything else.
+    static func rating(_ text: String) -> Rating? {
+        Rating.allCases.first { $0.rawValue.lowercased() == text.lowercased() }
+    }
+
+    /// `text` safe as a query value: everything but unreserved characters percent-encoded.
+    public static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(charactersIn:
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

@@ -1,0 +1,116 @@
+import Catalog
+import Foundation
+import Logging
+import Pipeline
+
+/// `ingest export --html DIR`: the catalogue's pages and a page per capture as files, with relative
+/// links, the stylesheet and script beside them and every thumbnail linked (or copied) in, to open
+/// from `file://`. Corrections and the review queue need the server, so the pages offer none.
+///
+/// Layout: `index.html`, `page-2.html`, … (newest first), `captures/<id>.html`,
+/// `thumbs/<photo id>.jpg`, `assets/`. Page by page, so memory holds one page whatever the
+/// catalogue's size.
+public struct StaticExport {
+    private let catalogue: Catalogue
+    private let library: String
+    private let logger: Logger
+
+    /// The file that marks a folder as an export, which a later export may write over.
+    static let marker = ".ingest-export"
+
+    public init(catalogue: Catalogue, library: String, logger: Logger) {
+        self.catalogue = catalogue
+        self.library = library
+        self.logger = logger
+    }
+
+    /// What an export wrote.
+    public struct Written: Sendable, Equatable {
+        public var pages = 0
+        public var captures = 0
+        public var thumbnails = 0
+    }
+
+    /// Writes the export into `folder`, which must be new, empty or an earlier export. Throws
+    /// `StaticExportError` naming the folder or file at fault.
+    public func write(to folder: String) throws -> Written {
+        try prepare(folder)
+        var written = Written()
+        for (name, asset) in Assets.files {
+            try save(asset.text, to: "\(folder)/assets/\(name)")
+        }
+        var query = CatalogueQuery()
+        repeat {
+            let page = try CataloguePage.load(query, from: catalogue)
+            written.pages += 1
+            let name = written.pages == 1 ? "index.html" : "page-\(written.pages).html"
+            try save(page.html(.export(depth: 0), exportPage: written.pages).rendered, to: "\(folder)/\(name)")
+            for card in page.cards {
+                guard let capture = try CapturePage.load(id: card.capture.id, from: catalogue) else { continue }
+                try save(capture.html(.export(depth: 1)).rendered, to: "\(folder)/captures/\(card.capture.id).html")
+                for entry in capture.photos {
+                    written.thumbnails += try copyThumbnail(entry.photo, into: folder) ? 1 : 0
+                }
+                written.captures += 1
+            }
+            query.before = page.next
+        } while query.before != nil
+        logger.notice("catalogue exported as web pages", metadata: [
+            "folder": "\(folder)", "pages": "\(written.pages)", "captures": "\(written.captures)",
+        ])
+        return written
+    }
+
+    /// Makes the folder and its sub-folders; refuses one that holds something else than an export.
+    private func prepare(_ folder: String) throws {
+        let manager = FileManager.default
+        if let entries = try? manager.contentsOfDirectory(atPath: folder), !entries.isEmpty,
+           !entries.contains(Self.marker) {
+            throw StaticExportError(path: folder, reason: "the folder holds other files; give a new or empty folder")
+        }
+        do {
+            for sub in ["assets", "captures", "thumbs"] {
+                try manager.createDirectory(atPath: "\(folder)/\(sub)", withIntermediateDirectories: true)
+            }
+        } catch {
+            throw StaticExportError(path: folder, reason: "cannot create the folder (\(Self.reason(error)))")
+        }
+        try save("written by ingest export --html\n", to: "\(folder)/\(Self.marker)")
+    }
+
+    /// Links (or copies) the photo's thumbnail into the export; false when it cannot be read, which
+    /// is logged: the page shows the photo's name and facts without its picture.
+    private func copyThumbnail(_ photo: Photo, into folder: String) throws -> Bool {
+        do {
+            try LibraryFile.open(photo.thumbPath, library: library).copy(to: "\(folder)/thumbs/\(photo.id).jpg")
+            return true
+        } catch where error.operation == "open" {
+            logger.warning("thumbnail not exported", metadata: ["photo": "\(photo.id)", "error": "\(error)"])
+            return false
+        } catch {
+            throw StaticExportError(path: error.path, reason: error.description)
+        }
+    }
+
+    private func save(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw StaticExportError(path: path, reason: "cannot write it (\(Self.reason(error)))")
+        }
+    }
+
+    /// errno's text for a Foundation error, which would say only "the operation could not be completed".
+    private static func reason(_ error: any Error) -> String {
+        let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO)
+        return String(cString: strerror(Int32(code)))
+    }
+}
+
+/// Why an HTML export stopped: the file or folder, and what to do.
+public struct StaticExportError: Error, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public var description: String { "\(path): \(reason)." }
+}

@@ -1,0 +1,45 @@
+import Hummingbird
+import NIOCore
+
+/// What a request carries through the middlewares to its route: who it comes from, how it got in,
+/// and its form, read once.
+struct WebContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The client's address, as edits record their origin.
+    let remoteAddress: String
+    /// Set by `AccessMiddleware`.
+    var access: Access = .anonymous
+    /// The fields of a form POST (`application/x-www-form-urlencoded`), read by `AccessMiddleware`.
+    var form: FormBody?
+    /// The body of a JSON POST, read by `AccessMiddleware`.
+    var body: ByteBuffer?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// Forms are small: a few ids and a product name.
+    var maxUploadSize: Int { 64 * 1024 }
+}
+
+/// How a request got in.
+enum Access: Sendable, Equatable {
+    /// Not signed in (only the sign-in page and the assets let it through).
+    case anonymous
+    /// A server on loopback without a token: everyone on this machine, with the server's CSRF token.
+    case local(csrfToken: String)
+    /// A browser signed in with the token: its session and the session's CSRF token.
+    case session(id: String, csrfToken: String)
+    /// A program with `Authorization: Bearer <token>`: no cookie, so no cross-site request can
+    /// carry it, and no CSRF token is asked for.
+    case bearer
+
+    /// The CSRF token pages embed for this visitor; nil when forms are not for it.
+    var csrfToken: String? {
+        switch self {
+        case .local(let token), .session(_, let token): token
+        case .anonymous, .bearer: nil
+        }
+    }
+}

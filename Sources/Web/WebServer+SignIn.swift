@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import Views
+
+extension WebServer {
+    /// Signing in once with the token (a session cookie: HttpOnly, SameSite=Strict), and out.
+    func addSignIn(to router: Router<WebContext>) {
+        router.get("/signin") { request, context in
+            let next = Self.safeNext(Self.parameters(request).value("next"))
+            if settings.token == nil || context.access != .anonymous { return Response.redirect(to: next) }
+            return Responses.html(MessagePages.signIn(next: next, failed: false, context: pageContext(context)))
+        }
+        router.post("/signin") { _, context in
+            let next = Self.safeNext(context.form?.value("next"))
+            guard let token = settings.token else { return Response.redirect(to: next) }
+            guard let given = context.form?.value("token"), Sessions.same(given, token) else {
+                context.logger.notice("sign-in refused", metadata: ["client": "\(context.remoteAddress)"])
+                return Responses.html(MessagePages.signIn(next: next, failed: true, context: pageContext(context)),
+                                      status: .unauthorized)
+            }
+            let session = sessions.start()
+            var response = Response.redirect(to: next)
+            response.setCookie(Cookie(name: AccessMiddleware.cookieName, value: session.id,
+                                      maxAge: Int(sessions.lifetime), path: "/", httpOnly: true, sameSite: .strict))
+            return response
+        }
+        router.post("/signout") { _, context in
+            var response = Response.redirect(to: settings.token == nil ? "/" : "/signin")
+            if case .session(let id, _) = context.access {
+                sessions.end(id)
+                response.setCookie(Cookie(name: AccessMiddleware.cookieName, value: "", maxAge: 0, path: "/",
+                                          httpOnly: true, sameSite: .strict))
+            }
+            return response
+        }
+    }
+
+    /// Where to go after signing in: a path of this server only, never another site.
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else { return "/" }
+        return next
+    }
+}

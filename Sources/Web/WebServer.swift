@@ -1,0 +1,72 @@
+import Catalog
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import Pipeline
+import Views
+
+/// `ingest serve`: the catalogue as web pages and a JSON API, with corrections, on Hummingbird.
+///
+/// Reads the catalogue as `ingest watch` writes it (SQLite WAL: readers never wait for the
+/// writer), so each page shows the captures committed so far. Catalogue reads and file reads run on
+/// NIO's thread pool for blocking work, never on the event loops or Swift's cooperative threads.
+public struct WebServer: Sendable {
+    let settings: ServeSettings
+    let catalogue: Catalogue
+    /// The library folder: files are served from below it, by photo id, never by a path in the URL.
+    let library: String
+    let logger: Logger
+    let sessions = Sessions()
+    let localCSRFToken = Sessions.randomToken()
+
+    public init(settings: ServeSettings, catalogue: Catalogue, library: String, logger: Logger) {
+        self.settings = settings
+        self.catalogue = catalogue
+        self.library = library
+        self.logger = logger
+    }
+
+    /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns. Calls
+    /// `onListening` with the URL once the port is open (the port the system picked, for port 0).
+    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+        let app = Application(router: router(), configuration: .init(address: .hostname(settings.host, port: settings.port)),
+                              onServerRunning: { [settings] channel in
+                                  onListening(settings.url(port: channel.localAddress?.port ?? settings.port))
+                              }, logger: logger)
+        try await app.runService()
+    }
+
+    /// Every route, behind the middlewares: security headers outermost (errors get them too), then
+    /// errors turned into pages or JSON, then who may do what.
+    func router() -> Router<WebContext> {
+        let router = Router(context: WebContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: AccessMiddleware(settings: settings, sessions: sessions, localCSRFToken: localCSRFToken))
+        addPages(to: router)
+        addSignIn(to: router)
+        addCorrections(to: router)
+        addAPI(to: router)
+        addFiles(to: router)
+        return router
+    }
+
+    /// Runs blocking work — a catalogue read, a file read — on NIO's pool of threads for it.
+    func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive(body)
+    }
+
+    /// The context pages are drawn with for this request; `notice` an edit to report.
+    func pageContext(_ context: WebContext, notice: Edit? = nil) -> PageContext {
+        let signedIn: Bool = if case .session = context.access { true } else { false }
+        return PageContext(links: .server, csrfToken: context.access.csrfToken, readOnly: settings.readOnly,
+                           signedIn: signedIn, notice: notice)
+    }
+
+    /// The query's parameters, percent-decoded (`+` as a space).
+    static func parameters(_ request: Request) -> FormBody {
+        FormBody(request.uri.query ?? "")
+    }
+}
