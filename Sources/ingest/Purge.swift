@@ -24,7 +24,7 @@ extension Ingest {
 
         func run() throws {
             let (config, logger, catalogue, libraryLock) = try options.openCatalogue(locking: lock)
-            defer { libraryLock.release() }
+            defer { libraryLock?.release() }
             defer { try? catalogue.close() }
             let cutoff = before.map { Corrector.now(Date(timeIntervalSince1970: $0.seconds)) }
             let purge = try HeldFilePurger(config: config, catalogue: catalogue, logger: logger).purge(madeBefore: cutoff)

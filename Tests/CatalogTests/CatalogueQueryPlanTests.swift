@@ -72,9 +72,11 @@ final class CatalogueQueryPlanTests: XCTestCase {
 
     func testEveryReviewReason_readsThroughAnIndex() throws {
         for reason in ReviewReason.allCases {
-            let (sql, arguments) = Catalogue.reviewQuery(reason, limit: 24)
             let steps = try catalogue.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+                let (sql, arguments) = Catalogue.reviewQuery(reason, limit: 24, db.dialect)
+                var steps: [String] = []
+                try db.query("EXPLAIN QUERY PLAN " + sql, arguments) { steps.append($0[3]) }
+                return steps
             }
             let scans = steps.filter { $0.hasPrefix("SCAN") && !$0.contains("INDEX") }
             XCTAssertEqual(scans, [], "\(reason): \(steps)")

@@ -6,7 +6,24 @@ import XCTest
 /// Corrections through the pages' forms and the JSON API: each one edit, each undone.
 final class ServeCorrectionTests: XCTestCase {
     func testForms_mergeThenUndo_giveBackTheCataloguesLayout() throws {
-        let served = try ServedSamples(for: self)
+        try mergeThenUndo(try ServedSamples(for: self))
+    }
+
+    func testForms_mergeThenUndo_onAPostgresCatalogue_giveBackTheCataloguesLayout() throws {
+        let server = try PostgresServer.shared
+        let database = try server.makeDatabase()
+        addTeardownBlock { try? server.dropDatabase(database) }
+        let served = try ServedSamples(for: self, catalogURL: server.url(database: database))
+        XCTAssertTrue(served.work.libraryFiles().allSatisfy { !$0.hasSuffix(".sqlite") }, "no SQLite catalogue made")
+        try mergeThenUndo(served)
+        for page in ["/review", "/edits", "/"] {
+            let shown = try served.client.send("GET", page)
+            XCTAssertEqual(shown.status, 200, "\(page): \(shown.text)")
+        }
+    }
+
+    /// Merges two captures through the page's form, then undoes the merge through its form.
+    private func mergeThenUndo(_ served: ServedSamples) throws {
         let csrf = try served.csrfToken()
         let before = try served.layout()
         let (target, other) = (try served.capture(ofSet: "single-product").id, try served.capture(ofSet: "no-barcode").id)

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Logging
 import TestSupport
 import XCTest
 
@@ -7,17 +8,24 @@ import XCTest
 struct ServedSamples {
     let work: SampleLibrary
     let server: ServeHarness
+    /// The PostgreSQL catalogue's URL; nil for the library's SQLite file.
+    let catalogURL: String?
     var client: HTTPClient { server.client }
 
-    init(for test: XCTestCase, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:]) throws {
-        work = try SampleLibrary(for: test)
+    init(for test: XCTestCase, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:],
+         catalogURL: String? = nil) throws {
+        self.catalogURL = catalogURL
+        work = try SampleLibrary(for: test, settings: catalogURL.map { ["catalog": $0] } ?? [:])
         try work.run()
         let products = IngestHarness.packageRoot.appendingPathComponent("samples/products.tsv").path
         XCTAssertEqual(try work.ingest(["products", "import", products, "--quiet"]).status, 0)
         server = try ServeHarness(in: work.folder, arguments: arguments, environment: environment, test: test)
     }
 
-    func catalogue() throws -> Catalogue { try work.catalogue() }
+    func catalogue() throws -> Catalogue {
+        guard let catalogURL else { return try work.catalogue() }
+        return try Catalogue(.postgres(url: catalogURL), create: false, logger: Logger(label: "test"))
+    }
 
     /// The captures and their photo ids by position: what corrections change.
     func layout() throws -> [String: [String]] {

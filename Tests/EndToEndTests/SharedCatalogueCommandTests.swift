@@ -53,6 +53,13 @@ final class SharedCatalogueCommandTests: XCTestCase {
         XCTAssertEqual(try sqlite.ingest(["run", "--quiet"]).status, 1)
         let imported = try sqlite.ingest(["products", "import", IngestHarness.packageRoot.appendingPathComponent("samples/products.tsv").path])
         XCTAssertEqual(imported.status, 0, imported.stderr)
+        // Edits go across too: a delete undone (edits that name each other, `undone_by` the later
+        // one) and a delete that stands, holding its files.
+        let captures = try sqlite.catalogue().captures().map(\.id).sorted()
+        for arguments in [["delete", captures[0]], ["undo"], ["delete", captures[1]]] {
+            let outcome = try sqlite.ingest(arguments + ["--quiet"])
+            XCTAssertEqual(outcome.status, 0, "\(arguments): \(outcome.stdout)\(outcome.stderr)")
+        }
         let url = try database()
         let there = try sqlite.ingest(["catalog", "copy", "--to", url])
         XCTAssertEqual(there.status, 0, there.stdout + there.stderr)
@@ -70,6 +77,10 @@ final class SharedCatalogueCommandTests: XCTestCase {
         XCTAssertEqual(try copied.checksums(), checksums)
         XCTAssertEqual(try returned.checksums(), checksums)
         XCTAssertEqual(checksums.first { $0.name == "product" }?.rows, 5)
+        XCTAssertEqual(checksums.first { $0.name == "edit" }?.rows, 3)
+        XCTAssertEqual(try returned.heldFilePaths(), try original.heldFilePaths())
+        XCTAssertFalse(try original.heldFilePaths().isEmpty)
+        XCTAssertEqual(try copied.edits(limit: 5), try original.edits(limit: 5))
         XCTAssertEqual(try copied.captures(), try original.captures())
         // The copy goes on numbering after the copied ids.
         let run = try copied.startRun(inbox: "/inbox", startedAt: "2026-01-01T00:00:00Z")

@@ -17,7 +17,8 @@ extension Catalogue {
     /// workers and their claims are not copied: they belong to the processes of one catalogue.
     static let copiedTables: [(name: String, key: String)] = [
         ("run", "id"), ("agent", "id"), ("agent_name", "agent_id, name"), ("capture", "id"), ("photo", "id"),
-        ("barcode_hit", "id"), ("product", "id"),
+        ("barcode_hit", "id"), ("product", "id"), ("edit", "id"), ("edit_capture", "capture_id, edit_id"),
+        ("held_file", "path"),
     ]
 
     /// Copies every row of this catalogue into `destination`, which must hold none, from one
@@ -85,7 +86,7 @@ extension Catalogue {
     /// after the largest (SQLite's `AUTOINCREMENT` and rowids do so by themselves).
     private static func continueNumbering(_ db: any SQLConnection) throws {
         guard db.dialect == .postgres else { return }
-        for table in ["run", "barcode_hit", "product"] {
+        for table in ["run", "barcode_hit", "product", "edit"] {
             _ = try db.scalar(String.self, """
                 SELECT setval(pg_get_serial_sequence('\(table)', 'id'), coalesce(max(id), 0) + 1, false)::text FROM \(table)
                 """)

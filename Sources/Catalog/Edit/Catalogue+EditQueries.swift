@@ -1,34 +1,33 @@
 import Foundation
-import GRDB
 
 extension Catalogue {
     /// Edits newest first: at most `limit`, made before edit `before` when given.
     public func edits(limit: Int, before: Int64? = nil) throws -> [Edit] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM edit WHERE id < ? ORDER BY id DESC LIMIT ?",
-                             arguments: [before ?? Int64.max, limit]).map(Edit.init(row:))
+            try Self.fetchEdits(db, "SELECT * FROM edit WHERE id < ? ORDER BY id DESC LIMIT ?",
+                                [(before ?? Int64.max).sqlValue, limit.sqlValue])
         }
     }
 
     /// One edit; nil when no edit has `id`.
     public func edit(id: Int64) throws -> Edit? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM edit WHERE id = ?", arguments: [id]).map(Edit.init(row:)) }
+        try read { db in try Self.fetchEdits(db, "SELECT * FROM edit WHERE id = ?", [id.sqlValue]).first }
     }
 
     /// The edits that touched capture `id`, newest first, at most `limit`.
     public func edits(ofCapture id: String, limit: Int) throws -> [Edit] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try Self.fetchEdits(db, """
                 SELECT edit.* FROM edit_capture JOIN edit ON edit.id = edit_capture.edit_id
                 WHERE edit_capture.capture_id = ? ORDER BY edit.id DESC LIMIT ?
-                """, arguments: [id, limit]).map(Edit.init(row:))
+                """, [id.sqlValue, limit.sqlValue])
         }
     }
 
     /// The library paths (relative) of deleted captures' files, kept so that their delete can be
     /// undone: no photo row names them, yet they belong to the catalogue (`ingest verify`).
     public func heldFilePaths() throws -> Set<String> {
-        try read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM held_file")) }
+        try read { db in Set(try db.column(String.self, "SELECT path FROM held_file")) }
     }
 
     /// Lets go of the files held by edits made before `madeBefore` (ISO 8601 UTC; nil: all), in one
@@ -36,34 +35,46 @@ extension Catalogue {
     /// caller then removes from the library; a crash before it does leaves files no row references,
     /// which `ingest verify --repair` sets aside.
     public func releaseHeldFiles(madeBefore: String?, purgedAt: String) throws -> [String] {
-        try mappingStorageErrors {
-            try writer.write { db in
-                let cutoff = madeBefore ?? "9999"
-                let paths = try String.fetchAll(db, sql: """
-                    SELECT held_file.path FROM held_file JOIN edit ON edit.id = held_file.edit_id
-                    WHERE edit.made_at < ? ORDER BY held_file.path
-                    """, arguments: [cutoff])
-                try db.execute(sql: """
-                    UPDATE edit SET purged_at = ?
-                    WHERE id IN (SELECT edit_id FROM held_file) AND made_at < ?
-                    """, arguments: [purgedAt, cutoff])
-                try db.execute(sql: "DELETE FROM held_file WHERE edit_id IN (SELECT id FROM edit WHERE made_at < ?)",
-                               arguments: [cutoff])
-                return paths
-            }
+        try write { db in
+            let cutoff = (madeBefore ?? "9999").sqlValue
+            let paths = try db.column(String.self, """
+                SELECT held_file.path FROM held_file JOIN edit ON edit.id = held_file.edit_id
+                WHERE edit.made_at < ? ORDER BY held_file.path
+                """, [cutoff])
+            try db.execute("""
+                UPDATE edit SET purged_at = ?
+                WHERE id IN (SELECT edit_id FROM held_file) AND made_at < ?
+                """, [purgedAt.sqlValue, cutoff])
+            try db.execute("DELETE FROM held_file WHERE edit_id IN (SELECT id FROM edit WHERE made_at < ?)", [cutoff])
+            return paths
         }
+    }
+
+    /// The `edit` rows a query returns, their states decoded from JSON.
+    static func fetchEdits(_ db: any SQLConnection, _ sql: String, _ arguments: [SQLValue]) throws -> [Edit] {
+        try db.fetchAll(EditRow.self, sql, arguments).map { try $0.edit() }
     }
 }
 
-extension Edit {
-    /// An `edit` row, its states decoded from JSON.
-    init(row: Row) throws {
-        let decoder = JSONDecoder()
-        let kind: String = row["kind"]
+/// An `edit` row as stored: its states JSON text.
+private struct EditRow: Decodable {
+    var id: Int64
+    var kind: String
+    var madeAt: String
+    var origin: String
+    var summary: String
+    var beforeState: String
+    var afterState: String
+    var undoes: Int64?
+    var undoneBy: Int64?
+    var purgedAt: String?
+
+    func edit() throws -> Edit {
         guard let known = EditKind(rawValue: kind) else { throw EditError.invalidPlan("unknown edit kind \(kind)") }
-        self.init(id: row["id"], kind: known, madeAt: row["made_at"], origin: row["origin"], summary: row["summary"],
-                  before: try decoder.decode([CaptureSnapshot].self, from: Data((row["before_state"] as String).utf8)),
-                  after: try decoder.decode([CaptureSnapshot].self, from: Data((row["after_state"] as String).utf8)),
-                  undoes: row["undoes"], undoneBy: row["undone_by"], purgedAt: row["purged_at"])
+        let decoder = JSONDecoder()
+        return Edit(id: id, kind: known, madeAt: madeAt, origin: origin, summary: summary,
+                    before: try decoder.decode([CaptureSnapshot].self, from: Data(beforeState.utf8)),
+                    after: try decoder.decode([CaptureSnapshot].self, from: Data(afterState.utf8)),
+                    undoes: undoes, undoneBy: undoneBy, purgedAt: purgedAt)
     }
 }

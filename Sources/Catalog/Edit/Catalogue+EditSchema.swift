@@ -1,13 +1,15 @@
 import GRDB
 
 extension Catalogue {
-    /// Version 6: corrections. `edit` records each one — merge, split, move, set-barcode, delete, or
+    /// Version 7 (`v7-edits`): corrections. `edit` records each one — merge, split, move, set-barcode, delete, or
     /// the undo of an earlier one — with the captures it touched as they were (`before_state`) and as
     /// it left them (`after_state`), JSON; `undone_by` and `undoes` link an edit and its undo.
     /// `edit_capture` says which edits touched a capture, for its page. `held_file` lists the library
     /// files of deleted captures, kept in place so that the delete can be undone until `ingest purge`
     /// removes them. Two indexes serve the review queue: captures by photo count, and the photos whose
-    /// time is the file's (a partial index: only those rows). Plain SQL, no SQLite-only syntax.
+    /// time is the file's (a partial index: only those rows). Plain SQL, no SQLite-only syntax; PostgreSQL's
+    /// namesake is in `PostgresSchema`. `undone_by` is checked at commit (deferred), since it names a
+    /// later edit: `catalog copy` inserts edits in id order.
     static func addEdits(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE edit (
@@ -19,7 +21,7 @@ extension Catalogue {
                 before_state TEXT NOT NULL,
                 after_state TEXT NOT NULL,
                 undoes INTEGER REFERENCES edit(id),
-                undone_by INTEGER REFERENCES edit(id),
+                undone_by INTEGER REFERENCES edit(id) DEFERRABLE INITIALLY DEFERRED,
                 purged_at TEXT
             );
             CREATE TABLE edit_capture (

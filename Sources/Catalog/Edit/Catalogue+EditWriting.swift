@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Catalogue {
     /// A position no capture reaches, above which photos wait while they change places: the
@@ -11,46 +10,46 @@ extension Catalogue {
     /// removed, their files held; with `restoring` (an undo), photos of `after` not in `before` are
     /// inserted again with their hits and their files released. Returns the files to hold and release.
     static func write(_ after: [CaptureSnapshot], replacing before: [CaptureSnapshot], restoring: Bool,
-                      _ db: Database) throws -> Held {
+                      _ db: any SQLConnection) throws -> Held {
         let plan = try EditWritePlan(after: after, before: before, restoring: restoring)
         for snapshot in after where !plan.kept.contains(snapshot.capture.id) {
-            guard try !Capture.exists(db, key: snapshot.capture.id) else {
+            guard try db.scalar(Int.self, "SELECT count(*) FROM capture WHERE id = ?", [snapshot.capture.id.sqlValue]) == 0 else {
                 throw EditError.invalidPlan("capture \(snapshot.capture.id) exists already")
             }
         }
-        for snapshot in after { try snapshot.capture.upsert(db) }
+        for snapshot in after { try db.upsert(snapshot.capture, key: "id") }
         var held = Held()
         // Removed photos go first, so that no photo waits for a place one of them holds.
         for photo in before.flatMap(\.photos) where plan.removed.contains(photo.id) {
-            try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photo.id])
+            try db.execute("DELETE FROM photo WHERE id = ?", [photo.id.sqlValue])
             held.paths += [photo.originalPath, photo.thumbPath]
         }
         for (index, id) in plan.moving.enumerated() {
-            try db.execute(sql: "UPDATE photo SET position = ? WHERE id = ?", arguments: [parkedPosition + index, id])
+            try db.execute("UPDATE photo SET position = ? WHERE id = ?", [(parkedPosition + index).sqlValue, id.sqlValue])
         }
         let moving = Set(plan.moving)
         for snapshot in after {
             for photo in snapshot.photos where moving.contains(photo.id) {
-                try db.execute(sql: "UPDATE photo SET capture_id = ?, position = ? WHERE id = ?",
-                               arguments: [snapshot.capture.id, photo.position, photo.id])
+                try db.execute("UPDATE photo SET capture_id = ?, position = ? WHERE id = ?",
+                               [snapshot.capture.id.sqlValue, photo.position.sqlValue, photo.id.sqlValue])
             }
             for photo in snapshot.photos where plan.restored.contains(photo.id) {
-                try photo.insert(db)
-                for var hit in snapshot.hits where hit.photoId == photo.id { try hit.insert(db) }
+                try db.insert(photo)
+                for hit in snapshot.hits where hit.photoId == photo.id { try db.insertKeepingId(hit) }
                 held.released += [photo.originalPath, photo.thumbPath]
             }
             if let context = snapshot.capture.contextPath { held.released.append(context) }
         }
         for snapshot in before where !plan.kept.contains(snapshot.capture.id) {
-            try db.execute(sql: "DELETE FROM capture WHERE id = ?", arguments: [snapshot.capture.id])
+            try db.execute("DELETE FROM capture WHERE id = ?", [snapshot.capture.id.sqlValue])
             if let context = snapshot.capture.contextPath, try !isContextUsed(context, db) { held.paths.append(context) }
         }
         return held
     }
 
     /// Whether a capture still keeps its set's `capture.json` at `path`.
-    private static func isContextUsed(_ path: String, _ db: Database) throws -> Bool {
-        try Capture.filter(Capture.QueryColumns.contextPath == path).fetchCount(db) > 0
+    private static func isContextUsed(_ path: String, _ db: any SQLConnection) throws -> Bool {
+        try db.scalar(Int.self, "SELECT count(*) FROM capture WHERE context_path = ?", [path.sqlValue]) ?? 0 > 0
     }
 
     /// Library files an edit takes out of the catalogue, kept for its undo, and those an undo gives back.
@@ -61,28 +60,29 @@ extension Catalogue {
 
     /// Stores the edit with the captures it touched, holds or releases files, and returns it.
     static func record(_ plan: EditPlan, before: [CaptureSnapshot], held: Held, origin: String, madeAt: String,
-                       undoes: Int64?, _ db: Database) throws -> Edit {
+                       undoes: Int64?, _ db: any SQLConnection) throws -> Edit {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try db.execute(sql: """
+        let id = try db.scalar(Int64.self, """
             INSERT INTO edit (kind, made_at, origin, summary, before_state, after_state, undoes)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [plan.kind.rawValue, madeAt, origin, plan.summary,
-                             String(decoding: try encoder.encode(before), as: UTF8.self),
-                             String(decoding: try encoder.encode(plan.after), as: UTF8.self), undoes])
-        let edit = Edit(id: db.lastInsertedRowID, kind: plan.kind, madeAt: madeAt, origin: origin, summary: plan.summary,
+            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """, [plan.kind.rawValue.sqlValue, madeAt.sqlValue, origin.sqlValue, plan.summary.sqlValue,
+                  String(decoding: try encoder.encode(before), as: UTF8.self).sqlValue,
+                  String(decoding: try encoder.encode(plan.after), as: UTF8.self).sqlValue, undoes.sqlValue])
+        guard let id else { throw EditError.invalidPlan("the edit was stored without an id") }
+        let edit = Edit(id: id, kind: plan.kind, madeAt: madeAt, origin: origin, summary: plan.summary,
                         before: before, after: plan.after, undoes: undoes)
         for id in edit.captureIds {
-            try db.execute(sql: "INSERT INTO edit_capture (capture_id, edit_id) VALUES (?, ?)", arguments: [id, edit.id])
+            try db.execute("INSERT INTO edit_capture (capture_id, edit_id) VALUES (?, ?)", [id.sqlValue, edit.id.sqlValue])
         }
         for path in held.released {
-            try db.execute(sql: "DELETE FROM held_file WHERE path = ?", arguments: [path])
+            try db.execute("DELETE FROM held_file WHERE path = ?", [path.sqlValue])
         }
         for path in held.paths {
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT INTO held_file (path, edit_id) VALUES (?, ?)
                 ON CONFLICT (path) DO UPDATE SET edit_id = excluded.edit_id
-                """, arguments: [path, edit.id])
+                """, [path.sqlValue, edit.id.sqlValue])
         }
         return edit
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The kinds of capture most likely to need a person's look, as the review queue lists them.
 public enum ReviewReason: String, CaseIterable, Sendable {
@@ -22,12 +21,14 @@ extension Catalogue {
     /// probes of the set's index per capture without barcode looked at); many photos and file times
     /// from indexes of those rows only, which are few, then put in order.
     public func captures(flaggedFor reason: ReviewReason, limit: Int) throws -> [Capture] {
-        let (sql, arguments) = Self.reviewQuery(reason, limit: limit)
-        return try read { db in try Capture.fetchAll(db, sql: sql, arguments: arguments) }
+        try read { db in
+            let (sql, arguments) = Self.reviewQuery(reason, limit: limit, db.dialect)
+            return try db.fetchAll(Capture.self, sql, arguments)
+        }
     }
 
     /// The SQL of `captures(flaggedFor:limit:)` and its arguments.
-    static func reviewQuery(_ reason: ReviewReason, limit: Int) -> (String, StatementArguments) {
+    static func reviewQuery(_ reason: ReviewReason, limit: Int, _ dialect: SQLDialect) -> (String, [SQLValue]) {
         switch reason {
         case .noBarcodeBesideOne:
             return ("""
@@ -40,22 +41,23 @@ extension Catalogue {
                         AND (n.captured_utc, n.id) > (c.captured_utc, c.id)
                         ORDER BY n.captured_utc, n.id LIMIT 1) IS NOT NULL)
                 ORDER BY c.captured_utc DESC, c.id DESC LIMIT ?
-                """, [limit])
+                """, [limit.sqlValue])
         case .manyPhotos:
             // `+`: not the time index for the order (it would read every capture to find the few
             // with many photos) but the photo-count index for the rows, then their order.
             return ("""
-                SELECT * FROM capture WHERE photo_count >= ? ORDER BY +captured_utc DESC, +id DESC LIMIT ?
-                """, [Self.manyPhotos, limit])
+                SELECT * FROM capture WHERE photo_count >= ?
+                ORDER BY \(dialect.notIndexed("captured_utc")) DESC, \(dialect.notIndexed("id")) DESC LIMIT ?
+                """, [Self.manyPhotos.sqlValue, limit.sqlValue])
         case .poor:
             return ("SELECT * FROM capture WHERE rating = ? ORDER BY captured_utc DESC, id DESC LIMIT ?",
-                    [Rating.poor.rawValue, limit])
+                    [Rating.poor.rawValue.sqlValue, limit.sqlValue])
         case .fileTime:
             // The literal, not a parameter: only then may SQLite use the partial index of those photos.
             return ("""
                 SELECT * FROM capture WHERE id IN (SELECT capture_id FROM photo WHERE time_source = 'file-time')
                 ORDER BY captured_utc DESC, id DESC LIMIT ?
-                """, [limit])
+                """, [limit.sqlValue])
         }
     }
 
@@ -66,9 +68,9 @@ extension Catalogue {
             var found: [String: Photo] = [:]
             for start in stride(from: 0, to: ids.count, by: Self.hashChunkSize) {
                 let chunk = ids[start ..< min(start + Self.hashChunkSize, ids.count)]
-                let photos = try Photo.filter(chunk.contains(Photo.QueryColumns.captureId) && Photo.QueryColumns.position == 0)
-                    .fetchAll(db)
-                for photo in photos { found[photo.captureId] = photo }
+                try db.forEach(Photo.self, """
+                    SELECT * FROM photo WHERE capture_id IN (\(placeholders(chunk.count))) AND position = 0
+                    """, chunk.map(\.sqlValue)) { found[$0.captureId] = $0 }
             }
             return found
         }
@@ -81,10 +83,9 @@ extension Catalogue {
             var found: [String: [BarcodeHit]] = [:]
             for start in stride(from: 0, to: ids.count, by: Self.hashChunkSize) {
                 let chunk = ids[start ..< min(start + Self.hashChunkSize, ids.count)]
-                for hit in try BarcodeHit.filter(chunk.contains(BarcodeHit.QueryColumns.photoId))
-                    .order(BarcodeHit.QueryColumns.id).fetchAll(db) {
-                    found[hit.photoId, default: []].append(hit)
-                }
+                try db.forEach(BarcodeHit.self, """
+                    SELECT * FROM barcode_hit WHERE photo_id IN (\(placeholders(chunk.count))) ORDER BY id
+                    """, chunk.map(\.sqlValue)) { found[$0.photoId, default: []].append($0) }
             }
             return found
         }
@@ -92,7 +93,7 @@ extension Catalogue {
 
     /// The photo with this id; nil when there is none.
     public func photo(id: String) throws -> Photo? {
-        try read { db in try Photo.fetchOne(db, key: id) }
+        try read { db in try db.fetchOne(Photo.self, "SELECT * FROM photo WHERE id = ?", [id.sqlValue]) }
     }
 
     /// The one photo whose id starts with `idPrefix` (case-insensitive), as `capture(idPrefix:)`
@@ -101,8 +102,8 @@ extension Catalogue {
         guard idPrefix.count >= Self.minimumIdPrefixLength else { return nil }
         let prefix = idPrefix.lowercased()
         let matches = try read { db in
-            try Photo.fetchAll(db, sql: "SELECT * FROM photo WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
-                               arguments: [prefix, prefix + "\u{10FFFF}"])
+            try db.fetchAll(Photo.self, "SELECT * FROM photo WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
+                            [prefix.sqlValue, (prefix + "\u{10FFFF}").sqlValue])
         }
         guard matches.count <= 1 else { throw EditError.ambiguousPhoto(idPrefix) }
         return matches.first
@@ -112,6 +113,6 @@ extension Catalogue {
 extension Catalogue {
     /// The capture with this (whole) id; nil when there is none.
     public func capture(id: String) throws -> Capture? {
-        try read { db in try Capture.fetchOne(db, key: id) }
+        try read { db in try db.fetchOne(Capture.self, "SELECT * FROM capture WHERE id = ?", [id.sqlValue]) }
     }
 }

@@ -67,6 +67,25 @@ extension SQLConnection {
     }
 }
 
+extension SQLConnection {
+    /// Inserts `record` with every property a column, its generated id too (a row brought back by
+    /// an undo keeps the id it had).
+    func insertKeepingId<Record: TableRecord>(_ record: Record) throws {
+        let encoded = try RowEncoder.encode(record)
+        let columns = encoded.columns()
+        try execute("INSERT INTO \(Record.databaseTableName) (\(columns.joined(separator: ", "))) "
+            + "VALUES (\(placeholders(columns.count)))", encoded.values)
+    }
+
+    /// Inserts `record`, or updates every other column of the row with the same `key`.
+    func upsert<Record: TableRecord>(_ record: Record, key: String) throws {
+        let encoded = try RowEncoder.encode(record, omitting: Record.generatedProperty)
+        let columns = encoded.columns()
+        let updates = columns.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        try execute(Record.insertSQL(columns: { columns }) + " ON CONFLICT (\(key)) DO UPDATE SET \(updates)", encoded.values)
+    }
+}
+
 /// The placeholders of an `IN (…)` list of `count` values: `?, ?, ?`.
 func placeholders(_ count: Int) -> String {
     Array(repeating: "?", count: count).joined(separator: ", ")

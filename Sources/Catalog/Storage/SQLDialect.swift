@@ -41,4 +41,14 @@ enum SQLDialect: String, Sendable {
         case .postgres: ("id", .text(""))
         }
     }
+
+    /// `column` in an `ORDER BY` that SQLite's planner must not serve from an index on it (`+column`,
+    /// SQLite's idiom): the rows come from another index, then are sorted. PostgreSQL plans by cost
+    /// and has no unary `+` for text, so the column stays as it is.
+    func notIndexed(_ column: String) -> String {
+        switch self {
+        case .sqlite: "+\(column)"
+        case .postgres: column
+        }
+    }
 }

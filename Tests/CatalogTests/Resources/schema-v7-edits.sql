@@ -37,6 +37,9 @@ CREATE UNIQUE INDEX photo_on_capture_id_position ON photo(capture_id, position);
 -- index photo_on_thumb_path
 CREATE INDEX photo_on_thumb_path ON photo(thumb_path);
 
+-- index set_claim_on_worker_id
+CREATE INDEX set_claim_on_worker_id ON set_claim(worker_id);
+
 -- table agent
 CREATE TABLE agent (
     id TEXT NOT NULL PRIMARY KEY CHECK (length(id) >= 1),
@@ -93,7 +96,7 @@ CREATE TABLE edit (
     before_state TEXT NOT NULL,
     after_state TEXT NOT NULL,
     undoes INTEGER REFERENCES edit(id),
-    undone_by INTEGER REFERENCES edit(id),
+    undone_by INTEGER REFERENCES edit(id) DEFERRABLE INITIALLY DEFERRED,
     purged_at TEXT
 );
 
@@ -180,5 +183,22 @@ CREATE TABLE run (
     duplicates INTEGER NOT NULL DEFAULT 0 CHECK (duplicates >= 0),
     quarantined INTEGER NOT NULL DEFAULT 0 CHECK (quarantined >= 0),
     failed INTEGER NOT NULL DEFAULT 0 CHECK (failed >= 0)
+);
+
+-- table set_claim
+CREATE TABLE set_claim (
+    set_name TEXT NOT NULL PRIMARY KEY,
+    worker_id TEXT NOT NULL,
+    claimed_utc REAL NOT NULL,
+    lease_until REAL NOT NULL
+);
+
+-- table worker
+CREATE TABLE worker (
+    id TEXT NOT NULL PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    lease_until REAL NOT NULL
 );
 
