@@ -47,13 +47,13 @@ extension Catalogue {
     private static func standingEdit(_ id: Int64?, _ db: any SQLConnection) throws -> Edit {
         let found: Edit?
         if let id {
-            found = try fetchEdits(db, "SELECT * FROM edit WHERE id = ?", [id.sqlValue]).first
+            found = try fetchEdits(db, "SELECT * FROM edit WHERE id = ?" + db.dialect.lockingRead, [id.sqlValue]).first
             guard found != nil else { throw EditError.unknownEdit(id) }
         } else {
             // Undos are left out: undoing again goes on back through the corrections, not forth.
             found = try fetchEdits(db, """
                 SELECT * FROM edit WHERE undone_by IS NULL AND kind <> 'undo' ORDER BY id DESC LIMIT 1
-                """, []).first
+                """ + db.dialect.lockingRead, []).first
             guard found != nil else { throw EditError.nothingToUndo }
         }
         let edit = found!
@@ -112,7 +112,10 @@ extension Catalogue {
 
     /// One capture with its photos by position and their hits; nil when no capture has `id`.
     static func snapshot(of id: String, _ db: any SQLConnection) throws -> CaptureSnapshot? {
-        guard let capture = try db.fetchOne(Capture.self, "SELECT * FROM capture WHERE id = ?", [id.sqlValue]) else { return nil }
+        // Locked until the edit commits (PostgreSQL; SQLite's write locks the database): two workers'
+        // edits of one capture run one after the other, the second on what the first left.
+        let sql = "SELECT * FROM capture WHERE id = ?" + db.dialect.lockingRead
+        guard let capture = try db.fetchOne(Capture.self, sql, [id.sqlValue]) else { return nil }
         let photos = try db.fetchAll(Photo.self, "SELECT * FROM photo WHERE capture_id = ? ORDER BY position", [id.sqlValue])
         let hits = photos.isEmpty ? [] : try db.fetchAll(BarcodeHit.self, """
             SELECT * FROM barcode_hit WHERE photo_id IN (\(placeholders(photos.count))) ORDER BY id
