@@ -161,6 +161,7 @@ public final class Catalogue: Sendable {
     }
 
     /// Runs `body` in one write transaction.
+    @discardableResult
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try mappingStorageErrors { try store.write(body) }
     }
