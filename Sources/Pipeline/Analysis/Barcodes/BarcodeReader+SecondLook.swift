@@ -97,8 +97,7 @@ extension BarcodeReader {
         /// The first region's code that the template reader reads alone, when it is of `symbologies`.
         mutating func read(symbologies: Set<Symbology>) throws -> BarcodeReading? {
             for region in try regions() {
-                guard let way = region.ways.first, let whole = way.whole.decision,
-                      TemplateReader.accepts(whole, way.upper?.decision, way.lower?.decision) else { continue }
+                guard let whole = region.ways.first.flatMap(TemplateReader.accepted) else { continue }
                 return TemplateReader.reading(whole.code, lines: whole.lines, box: region.box, symbologies: symbologies)
             }
             return nil

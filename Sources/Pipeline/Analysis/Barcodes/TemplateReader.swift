@@ -36,8 +36,7 @@ struct TemplateReader {
 
     /// The code in `upright` (bars vertical), when it counts on its own and is of `symbologies`.
     func read(_ upright: GreyImage, symbologies: Set<Symbology> = [.ean13, .upcA]) -> BarcodeReading? {
-        guard let way = ways(upright).first, let whole = way.whole.decision,
-              Self.accepts(whole, way.upper?.decision, way.lower?.decision) else { return nil }
+        guard let whole = ways(upright).first.flatMap(Self.accepted) else { return nil }
         return Self.reading(whole.code, lines: whole.lines, box: PixelBox(x: 0, y: 0, width: upright.width, height: upright.height),
                             symbologies: symbologies)
     }
@@ -70,6 +69,12 @@ struct TemplateReader {
         return GTIN.hasValidCheckDigit(whole.code) && whole.margin >= minimumMargin
             && whole.parityMargin >= minimumParityMargin && halves.contains(whole.code)
             && !halves.contains { $0 != whole.code && GTIN.hasValidCheckDigit($0) }
+    }
+
+    /// The decision of the better way of a region, when it counts on its own (`accepts`).
+    static func accepted(_ way: Way) -> Decision? {
+        guard let whole = way.whole.decision, accepts(whole, way.upper?.decision, way.lower?.decision) else { return nil }
+        return whole
     }
 
     /// The lines' evidence read one way: all of them, the upper half's and the lower half's.
