@@ -62,10 +62,10 @@ final class CatalogueMigrationTests: XCTestCase {
     }
 
     func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
-        // schema-v7-edits.sql is what v7-edits made when it was written; it must not drift either.
+        // schema-v8-search.sql is what v8-search made when it was written; it must not drift either.
         let path = try makeDatabasePath()
         try Catalogue(path: path, logger: testLogger).close()
-        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v7-edits"))
+        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v8-search"))
     }
 
     func testMigrateUpToV6_makesExactlyTheSchemaV6WorkersMade() throws {
@@ -103,6 +103,31 @@ final class CatalogueMigrationTests: XCTestCase {
         XCTAssertEqual(try catalogue.photos(ofCapture: "c1").map(\.id), ["p1", "p2"])
         _ = try catalogue.undoEdit(id: edit.id, origin: "test", madeAt: "2026-11-24T00:00:01Z")
         XCTAssertEqual(try catalogue.captures(), before)
+    }
+
+    func testMigrateV7ToV8_capturesCatalogedBeforeAreFoundByTheirSetCodeAndProduct() throws {
+        let path = try databaseMade(upTo: "v7-edits", rows: """
+            INSERT INTO capture (id, set_name, barcode, symbology, gtin13, captured_at, captured_utc, time_source,
+                                 photo_count, quality, rating, created_at)
+                VALUES ('c1', 'Épicerie', '955812235532', 'UPC-A', '0955812235532', '2026-11-21T14:03:09+01:00', 1,
+                        'exif', 1, 0.5, 'Good', 't'),
+                       ('c2', 'aisle', NULL, NULL, NULL, '2026-11-21T14:04:09+01:00', 2, 'exif', 1, 0.5, 'Good', 't');
+            INSERT INTO product (gtin14, code, name, brands, source)
+                VALUES ('00955812235532', '955812235532', 'Peanut butter', 'Crème Co', 'off');
+            """)
+        let catalogue = try Catalogue(path: path, logger: testLogger)
+        let found = { (term: String) in try catalogue.captures(matching: CaptureFilter(search: term)).map(\.id) }
+        XCTAssertEqual(try found("epicerie"), ["c1"])
+        XCTAssertEqual(try found("PEANUT"), ["c1"])
+        XCTAssertEqual(try found("creme co"), ["c1"])
+        XCTAssertEqual(try found("5812235"), ["c1"])
+        XCTAssertEqual(try found("aisle"), ["c2"])
+    }
+
+    func testMigrateUpToV7_makesExactlyTheSchemaV7EditsMade() throws {
+        let queue = try DatabaseQueue(path: try makeTemporaryFolder() + "/v7.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v7-edits")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v7-edits"))
     }
 
     func testMigrateV4ToV5_capturesCatalogedBeforeFindTheirProduct() throws {
@@ -197,7 +222,7 @@ final class CatalogueMigrationTests: XCTestCase {
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
         XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products", "v6-workers",
-                                                   "v7-edits"])
+                                                   "v7-edits", "v8-search"])
         XCTAssertEqual(try catalogue.store.appliedMigrations(), Set(Catalogue.schemaVersions))
     }
 

@@ -12,8 +12,8 @@ final class CataloguePostgresSchemaTests: CatalogueTestCase {
             .appendingPathComponent("Resources/\(name).sql"), encoding: .utf8)
     }
 
-    /// Every table's columns (type, collation, NOT NULL, default), constraints and indexes, and the
-    /// catalogue's functions, as PostgreSQL describes them, in name order.
+    /// Every table's columns (type, collation, NOT NULL, default), constraints, indexes and triggers,
+    /// and the catalogue's functions, as PostgreSQL describes them, in name order.
     private func schema(_ catalogue: Catalogue) throws -> String {
         try catalogue.read { db in
             var text = ""
@@ -41,6 +41,10 @@ final class CataloguePostgresSchemaTests: CatalogueTestCase {
                 text += "index \($0[0] as String): \($0[1] as String)\n"
             }
             try db.query("""
+                SELECT t.tgname, pg_get_triggerdef(t.oid) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+                WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal ORDER BY 1
+                """, []) { text += "trigger \($0[0] as String): \($0[1] as String)\n" }
+            try db.query("""
                 SELECT p.proname, pg_get_functiondef(p.oid) FROM pg_proc p
                 WHERE p.pronamespace = current_schema()::regnamespace ORDER BY 1
                 """, []) { text += "function \($0[0] as String):\n\($0[1] as String)\n" }
@@ -62,14 +66,16 @@ final class CataloguePostgresSchemaTests: CatalogueTestCase {
         XCTAssertEqual(PostgresSchema.migrations.map(\.name), Catalogue.schemaVersions)
     }
 
-    /// The columns of every table, in order, as each database lists them.
+    /// The columns of every table, in order, as each database lists them; SQLite's trigram index of
+    /// the searched text (FTS5's tables) has no PostgreSQL counterpart.
     private func tables(_ catalogue: Catalogue) throws -> [String: [String]] {
         try catalogue.read { db in
             var tables: [String: [String]] = [:]
             let sql = db.dialect == .sqlite
                 ? """
                   SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
-                  WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE 'grdb_%' ORDER BY m.name, p.cid
+                  WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE 'grdb_%'
+                    AND m.name NOT LIKE 'capture_text_index%' ORDER BY m.name, p.cid
                   """
                 : """
                   SELECT table_name::text, column_name::text FROM information_schema.columns
@@ -98,6 +104,10 @@ final class CataloguePostgresSchemaTests: CatalogueTestCase {
                   GROUP BY i.relname
                   """
             try db.query(sql, []) { indexes.insert("\($0[0] as String)(\($0[1] as String))") }
+            // SQLite's index of the searched text holds the text too (PostgreSQL's cannot: see SearchSchema).
+            if indexes.remove("capture_text_on_captured_utc_capture_id(captured_utc,capture_id,text)") != nil {
+                indexes.insert("capture_text_on_captured_utc_capture_id(captured_utc,capture_id)")
+            }
             return indexes
         }
     }

@@ -21,10 +21,9 @@ final class CatalogueQueryPlanTests: XCTestCase {
     /// SQLite's plan for a page of 50 of `filter`, one line per step.
     private func plan(_ filter: CaptureFilter, before: CaptureCursor?) throws -> [String] {
         try catalogue.read { db in
-            let (condition, arguments) = try filter.sql(db, before: before)
+            let query = try filter.sql(db, before: before)
             var steps: [String] = []
-            try db.query("EXPLAIN QUERY PLAN SELECT capture.* FROM capture \(condition) \(CaptureFilter.orderBy) LIMIT 50",
-                         arguments) { steps.append($0[3]) }
+            try db.query("EXPLAIN QUERY PLAN SELECT capture.* \(query.body) LIMIT 50", query.arguments) { steps.append($0[3]) }
             return steps
         }
     }
@@ -67,6 +66,20 @@ final class CatalogueQueryPlanTests: XCTestCase {
                 XCTAssertTrue(equalities.contains { column in captureSteps.contains { $0.contains("(\(column)=") } },
                               "an equality leads the index: \(label)")
             }
+        }
+    }
+
+    func testSearch_fewMatches_readsCapturesByIdAndFrequentOnes_theTextsIndexInPageOrder() throws {
+        // "shelf" has trigrams: the index finds c1 and c2, which are read by id and sorted.
+        let few = try plan(CaptureFilter(search: "shelf"), before: nil)
+        XCTAssertTrue(few.contains { $0.contains("capture USING INDEX sqlite_autoindex_capture_1 (id=?)") }, "\(few)")
+        // "sh" is too short for the index: the text is read newest first from its covering index,
+        // which gives the page's order (no sort), and each capture is read by id.
+        for before in [nil, CaptureCursor(capturedUTC: 1_800_000_000, id: "c9")] {
+            let frequent = try plan(CaptureFilter(search: "sh"), before: before)
+            XCTAssertTrue(frequent.first?.contains("search USING COVERING INDEX capture_text_on_captured_utc_capture_id") ?? false,
+                          "\(frequent)")
+            XCTAssertFalse(frequent.contains { $0.contains("TEMP B-TREE") }, "\(frequent)")
         }
     }
 

@@ -184,16 +184,18 @@ final class LockOrderTests: XCTestCase {
         // They used to open the catalogue first, which migrates it: a write under another's lock.
         let work = try SampleLibrary(for: self)
         try work.run()
-        // The catalogue as the release before v4-agent-names (and v5-products, v6-workers, v7-edits) left it: opening it migrates it.
+        // The catalogue as the release before v4-agent-names (and v5-products … v8-search) left it: opening it migrates it.
         let migrations = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             if len(sys.argv) > 2:
-                db.executescript("DROP TABLE agent_name; DROP TABLE product; DROP TABLE worker; DROP TABLE set_claim; "
+                db.executescript("DROP TRIGGER capture_inserted_search; DROP TRIGGER capture_updated_search; "
+                                 "DROP TRIGGER capture_deleted_search; DROP TABLE capture_text_index; DROP TABLE capture_text; "
+                                 "DROP TABLE agent_name; DROP TABLE product; DROP TABLE worker; DROP TABLE set_claim; "
                                  "DROP TABLE held_file; DROP TABLE edit_capture; "
                                  "DROP TABLE edit; DROP INDEX capture_on_photo_count_captured_utc_id; "
                                  "DROP INDEX photo_on_capture_id_file_time; DELETE FROM grdb_migrations "
-                                 "WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers', 'v7-edits');")
+                                 "WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers', 'v7-edits', 'v8-search');")
                 db.commit()
             print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid")))
             """

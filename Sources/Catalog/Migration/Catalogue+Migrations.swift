@@ -22,6 +22,7 @@ extension Catalogue {
         migrator.registerMigration("v5-products") { db in try addProducts(db) }
         migrator.registerMigration("v6-workers") { db in try db.execute(sql: workersSQL) }
         migrator.registerMigration("v7-edits") { db in try addEdits(db) }
+        migrator.registerMigration("v8-search") { db in try SearchSchema.addSearch(db) }
         return migrator
     }
 

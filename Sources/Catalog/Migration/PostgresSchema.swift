@@ -15,6 +15,7 @@ enum PostgresSchema {
         ("v5-products", v5Products),
         ("v6-workers", v6Workers),
         ("v7-edits", v7Edits),
+        ("v8-search", SearchSchema.postgres),
     ]
 
     /// Runs, captures, photos, barcode hits (SQLite's `v1`), and `ingest_fold`, which SQLite

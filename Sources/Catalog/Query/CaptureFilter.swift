@@ -38,53 +38,70 @@ public struct CaptureFilter: Hashable, Sendable {
         self.search = search
     }
 
-    /// The filter as SQL: `WHERE …` over `capture` (empty when it matches everything), with its
-    /// arguments, for captures newest first (ties: the greater id first) starting after `before`.
-    /// Each filter has an index in this order (migration `v3-scale`): `orderBy` keeps to it.
-    func sql(_ db: any SQLConnection, before: CaptureCursor? = nil) throws -> (where: String, arguments: [SQLValue]) {
-        var conditions: [String] = []
-        var arguments: [SQLValue] = []
-        func add(_ condition: String, _ values: SQLValue...) {
-            conditions.append(condition)
-            arguments += values
-        }
+    /// The filter as SQL over `capture`, newest first (ties: the greater id first), starting after
+    /// `before`. Each filter has an index in this order (migration `v3-scale`): `order` keeps to it.
+    func sql(_ db: any SQLConnection, before: CaptureCursor? = nil) throws -> CaptureSQL {
+        var query = CaptureSQL()
         if let barcode {
-            add("(capture.barcode = ? OR capture.gtin13 = ?)", barcode.sqlValue, barcode.sqlValue)
+            query.add("(capture.barcode = ? OR capture.gtin13 = ?)", barcode.sqlValue, barcode.sqlValue)
         }
-        if let setName { add("capture.set_name = ?", setName.sqlValue) }
-        if let since { add("capture.captured_utc >= ?", since.sqlValue) }
-        if let until { add("capture.captured_utc < ?", until.sqlValue) }
-        if noBarcode { add("capture.barcode IS NULL") }
-        if let rating { add("capture.rating = ?", rating.sqlValue) }
+        if let setName { query.add("capture.set_name = ?", setName.sqlValue) }
+        if let since { query.add("capture.captured_utc >= ?", since.sqlValue) }
+        if let until { query.add("capture.captured_utc < ?", until.sqlValue) }
+        if noBarcode { query.add("capture.barcode IS NULL") }
+        if let rating { query.add("capture.rating = ?", rating.sqlValue) }
         if let agent {
             let ids = try Self.agentIds(matching: agent, db).sorted()
             // One id as an equality, so that its index gives the order too.
-            conditions.append(ids.count == 1 ? "capture.agent_id = ?" : "capture.agent_id IN (\(placeholders(ids.count)))")
-            arguments += ids.map(\.sqlValue)
+            query.add(ids.count == 1 ? "capture.agent_id = ?" : "capture.agent_id IN (\(placeholders(ids.count)))",
+                      ids.map(\.sqlValue))
         }
-        if let search {
-            conditions.append(Self.searchSQL(db.dialect))
-            arguments += Array(repeating: Catalogue.fold(search).sqlValue, count: 5)
-        }
+        if let search { try Self.addSearch(Self.searchTerm(search), to: &query, db) }
         if let before {
-            add("(capture.captured_utc, capture.id) < (?, ?)", before.capturedUTC.sqlValue, before.id.sqlValue)
+            query.add("(\(query.order.time), \(query.order.id)) < (?, ?)", before.capturedUTC.sqlValue, before.id.sqlValue)
         }
-        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
+        return query
     }
 
-    /// The order of `list`: newest first, then the greater id.
-    static let orderBy = "ORDER BY capture.captured_utc DESC, capture.id DESC"
+    /// `text` as search compares it: folded, without U+001F, which separates the parts of a
+    /// capture's searched text (`SearchSchema`).
+    static func searchTerm(_ text: String) -> String {
+        Catalogue.fold(text).replacingOccurrences(of: "\u{1F}", with: "")
+    }
 
-    /// Folded text found in the capture's set name, code, or its product's name or brands. Reads
-    /// captures in the page's order, so a page of frequent matches stops early.
-    private static func searchSQL(_ dialect: SQLDialect) -> String {
-        func found(in text: String) -> String { dialect.position(of: "?", in: text) + " > 0" }
-        return """
-            (\(found(in: "ingest_fold(capture.set_name)")) OR \(found(in: "coalesce(capture.barcode, '')"))
-             OR \(found(in: "coalesce(capture.gtin13, '')"))
-             OR EXISTS (SELECT 1 FROM product WHERE product.gtin14 = '0' || capture.gtin13
-                        AND (\(found(in: "ingest_fold(product.name)")) OR \(found(in: "ingest_fold(product.brands)")))))
-            """
+    /// The most captures a term may match for them to be looked up by id from the trigram index;
+    /// a term that matches more is found by reading the captures' text newest first, which a
+    /// page of frequent matches ends soon.
+    static let fewMatches = 1000
+
+    /// Captures whose searched text (`capture_text`) contains `term`. A term the trigram index
+    /// finds in at most `fewMatches` captures becomes those captures' ids: they are read by id and
+    /// sorted, whatever the catalogue's size. Otherwise the captures' text is read in page order
+    /// (its index holds the text on SQLite) until the page is full.
+    private static func addSearch(_ term: String, to query: inout CaptureSQL, _ db: any SQLConnection) throws {
+        guard !term.isEmpty else { return }
+        if let ids = try indexedMatches(term, db) {
+            query.add(ids.isEmpty ? "1 = 0" : "capture.id IN (\(placeholders(ids.count)))", ids.map(\.sqlValue))
+            return
+        }
+        query.from = "FROM capture_text AS search JOIN capture ON capture.id = search.capture_id"
+        query.order = (time: "search.captured_utc", id: "search.capture_id")
+        query.add(db.dialect.position(of: "?", in: "search.text") + " > 0", term.sqlValue)
+    }
+
+    /// The ids of the captures whose text contains `term`, from SQLite's trigram index; nil when
+    /// there are more than `fewMatches`, when the term is too short to have a trigram, or on
+    /// PostgreSQL, which has no such index.
+    private static func indexedMatches(_ term: String, _ db: any SQLConnection) throws -> [String]? {
+        guard db.dialect == .sqlite, term.unicodeScalars.count >= 3 else { return nil }
+        // A quoted FTS5 string: the term's trigrams in a row, that is the term as a substring.
+        let phrase = "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var ids: [String] = []
+        try db.query("""
+            SELECT capture_text.capture_id FROM capture_text_index JOIN capture_text ON capture_text.id = capture_text_index.rowid
+            WHERE capture_text_index MATCH ? LIMIT ?
+            """, [phrase.sqlValue, (fewMatches + 1).sqlValue]) { ids.append($0[0]) }
+        return ids.count > fewMatches ? nil : ids
     }
 
     /// The ids of the agents `text` names. Names are compared in Swift, not with SQL's `LIKE`, whose

@@ -44,9 +44,9 @@ extension Catalogue {
     public func captures(matching filter: CaptureFilter = .init(), limit: Int? = nil,
                          before: CaptureCursor? = nil) throws -> [Capture] {
         try read { db in
-            let (condition, arguments) = try filter.sql(db, before: before)
-            return try db.fetchAll(Capture.self, "SELECT capture.* FROM capture \(condition) \(CaptureFilter.orderBy)"
-                + Self.limitSQL(limit), arguments + Self.limitArguments(limit))
+            let query = try filter.sql(db, before: before)
+            return try db.fetchAll(Capture.self, "SELECT capture.* \(query.body)" + Self.limitSQL(limit),
+                                   query.arguments + Self.limitArguments(limit))
         }
     }
 
@@ -57,12 +57,12 @@ extension Catalogue {
     public func forEachCapture(matching filter: CaptureFilter = .init(), limit: Int? = nil, before: CaptureCursor? = nil,
                                _ body: (Capture, Product?) throws -> Void) throws {
         try read { db in
-            let (condition, arguments) = try filter.sql(db, before: before)
+            let query = try filter.sql(db, before: before)
             var columns: (capture: RowColumns, product: RowColumns, productStart: Int)?
             try db.query("""
-                SELECT capture.*, product.* FROM capture LEFT JOIN product ON product.gtin14 = '0' || capture.gtin13
-                \(condition) \(CaptureFilter.orderBy)
-                """ + Self.limitSQL(limit), arguments + Self.limitArguments(limit)) { row in
+                SELECT capture.*, product.* \(query.from) LEFT JOIN product ON product.gtin14 = '0' || capture.gtin13
+                \(query.whereClause) \(query.orderBy)
+                """ + Self.limitSQL(limit), query.arguments + Self.limitArguments(limit)) { row in
                 let known = columns ?? Self.joinedColumns(row)
                 columns = known
                 let capture = try Capture(from: RowDecoder(row: row, columns: known.capture))
@@ -89,8 +89,8 @@ extension Catalogue {
     /// How many captures `filter` matches (after `before`, when given).
     public func count(matching filter: CaptureFilter = .init(), before: CaptureCursor? = nil) throws -> Int {
         try read { db in
-            let (condition, arguments) = try filter.sql(db, before: before)
-            return try db.scalar(Int.self, "SELECT count(*) FROM capture \(condition)", arguments) ?? 0
+            let query = try filter.sql(db, before: before)
+            return try db.scalar(Int.self, "SELECT count(*) \(query.from) \(query.whereClause)", query.arguments) ?? 0
         }
     }
 
@@ -98,11 +98,10 @@ extension Catalogue {
     /// whatever the catalogue's size.
     public func count(matching filter: CaptureFilter = .init(), before: CaptureCursor? = nil, upTo limit: Int) throws -> Int {
         try read { db in
-            let (condition, arguments) = try filter.sql(db, before: before)
+            let query = try filter.sql(db, before: before)
             // Only the id: the filter's index holds it, so no row of the table is read.
-            return try db.scalar(Int.self, """
-                SELECT count(*) FROM (SELECT capture.id FROM capture \(condition) \(CaptureFilter.orderBy) LIMIT ?) AS page
-                """, arguments + [limit.sqlValue]) ?? 0
+            return try db.scalar(Int.self, "SELECT count(*) FROM (SELECT capture.id \(query.body) LIMIT ?) AS page",
+                                 query.arguments + [limit.sqlValue]) ?? 0
         }
     }
 
