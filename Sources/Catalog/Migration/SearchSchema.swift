@@ -35,6 +35,13 @@ enum SearchSchema {
         """
     }
 
+    /// Whether a capture has the product of GTIN-14 `gtin14`: a product trigger's `WHEN`. Most
+    /// products of a dump have no capture, and an `UPDATE` in a trigger opens a statement journal
+    /// each time it runs: without the test an import of 200,000 products took 14 s, not 3 s.
+    private static func sqliteHasCaptures(_ gtin14: String) -> String {
+        "(substr(\(gtin14), 1, 1) = '0' AND EXISTS (SELECT 1 FROM capture WHERE gtin13 = substr(\(gtin14), 2)))"
+    }
+
     /// SQLite's `v8-search`: the table, its index and trigram index, the triggers, and the text of
     /// every capture catalogued before. The trigram tokenizer compares bytes as they are
     /// (`case_sensitive 1`): text and terms are folded already.
@@ -70,14 +77,15 @@ enum SearchSchema {
             CREATE TRIGGER capture_deleted_search AFTER DELETE ON capture BEGIN
                 DELETE FROM capture_text WHERE capture_id = old.id;
             END;
-            CREATE TRIGGER product_inserted_search AFTER INSERT ON product BEGIN
+            CREATE TRIGGER product_inserted_search AFTER INSERT ON product WHEN \(sqliteHasCaptures("new.gtin14")) BEGIN
                 \(sqliteProductChanged("new.gtin14"))
             END;
-            CREATE TRIGGER product_updated_search AFTER UPDATE OF gtin14, name, brands ON product BEGIN
+            CREATE TRIGGER product_updated_search AFTER UPDATE OF gtin14, name, brands ON product
+                WHEN \(sqliteHasCaptures("old.gtin14")) OR \(sqliteHasCaptures("new.gtin14")) BEGIN
                 \(sqliteProductChanged("old.gtin14"))
                 \(sqliteProductChanged("new.gtin14"))
             END;
-            CREATE TRIGGER product_deleted_search AFTER DELETE ON product BEGIN
+            CREATE TRIGGER product_deleted_search AFTER DELETE ON product WHEN \(sqliteHasCaptures("old.gtin14")) BEGIN
                 \(sqliteProductChanged("old.gtin14"))
             END;
             INSERT INTO capture_text (capture_id, captured_utc, text)

@@ -269,7 +269,7 @@ CREATE TRIGGER capture_updated_search AFTER UPDATE OF id, set_name, barcode, gti
 END;
 
 -- trigger product_deleted_search
-CREATE TRIGGER product_deleted_search AFTER DELETE ON product BEGIN
+CREATE TRIGGER product_deleted_search AFTER DELETE ON product WHEN (substr(old.gtin14, 1, 1) = '0' AND EXISTS (SELECT 1 FROM capture WHERE gtin13 = substr(old.gtin14, 2))) BEGIN
     UPDATE capture_text SET text = (SELECT ingest_fold(c.set_name) || char(31) || coalesce(ingest_fold(c.barcode), '') || char(31)
     || coalesce(c.gtin13, '') || coalesce((
         SELECT char(31) || coalesce(ingest_fold(p.name), '') || char(31) || coalesce(ingest_fold(p.brands), '')
@@ -278,7 +278,7 @@ CREATE TRIGGER product_deleted_search AFTER DELETE ON product BEGIN
 END;
 
 -- trigger product_inserted_search
-CREATE TRIGGER product_inserted_search AFTER INSERT ON product BEGIN
+CREATE TRIGGER product_inserted_search AFTER INSERT ON product WHEN (substr(new.gtin14, 1, 1) = '0' AND EXISTS (SELECT 1 FROM capture WHERE gtin13 = substr(new.gtin14, 2))) BEGIN
     UPDATE capture_text SET text = (SELECT ingest_fold(c.set_name) || char(31) || coalesce(ingest_fold(c.barcode), '') || char(31)
     || coalesce(c.gtin13, '') || coalesce((
         SELECT char(31) || coalesce(ingest_fold(p.name), '') || char(31) || coalesce(ingest_fold(p.brands), '')
@@ -287,7 +287,8 @@ CREATE TRIGGER product_inserted_search AFTER INSERT ON product BEGIN
 END;
 
 -- trigger product_updated_search
-CREATE TRIGGER product_updated_search AFTER UPDATE OF gtin14, name, brands ON product BEGIN
+CREATE TRIGGER product_updated_search AFTER UPDATE OF gtin14, name, brands ON product
+    WHEN (substr(old.gtin14, 1, 1) = '0' AND EXISTS (SELECT 1 FROM capture WHERE gtin13 = substr(old.gtin14, 2))) OR (substr(new.gtin14, 1, 1) = '0' AND EXISTS (SELECT 1 FROM capture WHERE gtin13 = substr(new.gtin14, 2))) BEGIN
     UPDATE capture_text SET text = (SELECT ingest_fold(c.set_name) || char(31) || coalesce(ingest_fold(c.barcode), '') || char(31)
     || coalesce(c.gtin13, '') || coalesce((
         SELECT char(31) || coalesce(ingest_fold(p.name), '') || char(31) || coalesce(ingest_fold(p.brands), '')
