@@ -40,6 +40,21 @@ final class TemplateReaderTests: XCTestCase {
         XCTAssertNil(TemplateReader().read(noise))
     }
 
+    func testTemplateTargets_stripTooThinForTheCellGrid_isReadAlongItsLength() throws {
+        // 11 px of a code's height, as a scanner or a close crop cuts it: too thin for the cell grid
+        // that gives a photo's bar direction, lying or standing.
+        let image = Self.drawn("5901234123457", module: 1.4, blur: 0.6)
+        let lying = GreyImage(width: image.width, height: 11) { x, y in image.pixels[(15 + y) * image.width + x] }
+        let standing = GreyImage(width: 11, height: image.width) { x, y in lying.pixels[x * lying.width + y] }
+        for strip in [lying, standing] {
+            XCTAssertNil(CellGrid(strip))
+            let targets = BarcodeReader.templateTargets(in: strip, candidates: [])
+            XCTAssertEqual(targets.count, 1)
+            let upright = try XCTUnwrap(targets.first.map { try strip.region($0.0, angle: $0.1, scale: 1, smoothRows: 1) })
+            XCTAssertEqual(TemplateReader().read(upright)?.gtin13, "5901234123457", "\(strip.width)×\(strip.height)")
+        }
+    }
+
     func testVerdict_realPhotoWithTheMisreadOfZBarAndZXing_contradictsItAndConfirmsTheCode() throws {
         // A blurred real UPC-A that ZBar, on a prepared copy, read as 4006178017785; its label says
         // 0066721017185.

@@ -105,19 +105,19 @@ extension BarcodeReader {
     }
 
     /// Where the template reader looks: the linear regions about half ink, and a small photo's
-    /// whole frame turned by its dominant gradient direction.
+    /// whole frame turned by its dominant gradient direction. A frame too thin for the cell grid
+    /// (under 16 px one way: a strip cut along a code, as scanners and crops make them) can hold a
+    /// linear code only along its length: it is read with the bars across its long side.
     static func templateTargets(in pixels: GreyImage, candidates: [BarcodeCandidate]) -> [(PixelBox, Double)] {
-        var targets = candidates.filter { $0.isLinear && pixels.lightness(of: $0.box) <= BarcodeReader.maximumLightness }
+        let targets = candidates.filter { $0.isLinear && pixels.lightness(of: $0.box) <= BarcodeReader.maximumLightness }
             .map { ($0.box, $0.angle) }
-        if pixels.width * pixels.height <= secondLookPixels, let grid = CellGrid(pixels) {
-            var sum = Tensor()
-            for tensor in grid.tensors where tensor.coherence >= 0.75 { sum.add(tensor) }
-            if sum.coherence >= 0.5 {
-                targets.append((PixelBox(x: 0, y: 0, width: pixels.width, height: pixels.height),
-                                -0.5 * atan2(2 * sum.xy, sum.xx - sum.yy) * 180 / .pi))
-            }
-        }
-        return targets
+        let frame = PixelBox(x: 0, y: 0, width: pixels.width, height: pixels.height)
+        guard pixels.width * pixels.height <= secondLookPixels else { return targets }
+        guard let grid = CellGrid(pixels) else { return targets + [(frame, pixels.width >= pixels.height ? 0 : 90)] }
+        var sum = Tensor()
+        for tensor in grid.tensors where tensor.coherence >= 0.75 { sum.add(tensor) }
+        guard sum.coherence >= 0.5 else { return targets }
+        return targets + [(frame, -0.5 * atan2(2 * sum.xy, sum.xx - sum.yy) * 180 / .pi)]
     }
 
     /// One prepared copy: how to make it (only when it is reached), and how its boxes map back to
