@@ -68,6 +68,35 @@ final class TemplateReaderTests: XCTestCase {
         XCTAssertEqual(try templates.verdict(on: code), .confirms)
     }
 
+    func testEnds_codeTurnedInItsRegion_followTheTiltPastLinesThatMissTheEnds() throws {
+        // Ends moving half a pixel a line (a code turned by about a degree), but one line lost the
+        // faint guard bar and the last crossed the digits printed beside the bars.
+        var extents: [(Double, Double)?] = (0..<15).map { (line: Int) -> (Double, Double)? in
+            let shift = 0.5 * Double(line)
+            return (40 + shift, 340 - shift)
+        }
+        extents[3] = (52, 338.5)
+        extents[14] = (20, 380)
+        let ends = try XCTUnwrap(TemplateReader.ends(extents))
+        XCTAssertEqual(ends[0].0, 40, accuracy: 0.5)
+        XCTAssertEqual(ends[14].0, 47, accuracy: 0.5)
+        XCTAssertEqual(ends[0].1, 340, accuracy: 0.5)
+        XCTAssertEqual(ends[14].1, 333, accuracy: 0.5)
+    }
+
+    func testEnds_linesThatLoseTheGuardBarOrCrossTheDigits_keepUprightEndsUpright() throws {
+        // As on a real upright UPC-A (upca-4-9): every other run of lines loses the left guard bar
+        // and the first digits (ends at 111), and the lowest lines cross the digits printed beside
+        // the bars (ends at 29 and 26). The median of all slopes between lines made these ends a
+        // tilt, and the fit slid two modules off the bars at the bottom.
+        let firsts: [Double] = [111, 58, 58, 58, 112, 112, 111, 111, 111, 58, 58, 58, 29, 26, 103]
+        let lasts: [Double] = [414, 414, 415, 415, 415, 416, 416, 416, 417, 417, 417, 418, 434, 374, 227]
+        let ends = try XCTUnwrap(TemplateReader.ends(zip(firsts, lasts).map { Optional(($0, $1)) }))
+        for end in ends { XCTAssertEqual(end.0, 58, accuracy: 0.5) }
+        XCTAssertEqual(ends[0].1, 414, accuracy: 1)
+        XCTAssertEqual(ends[14].1, 419, accuracy: 1)
+    }
+
     func testAccepts_unclearPlaceOrParityOrHalvesThatDisagree_refused() {
         let clear = TemplateReader.Decision(code: "5901234123457", lines: 15, margin: 0.2, parityMargin: 0.5, cost: 0.1)
         let same = TemplateReader.Decision(code: "5901234123457", lines: 7, margin: 0.1, parityMargin: 0.3, cost: 0.1)

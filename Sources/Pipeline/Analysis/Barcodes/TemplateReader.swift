@@ -90,24 +90,23 @@ struct TemplateReader {
         var lines = (0..<Self.lineCount).map { index in
             Self.darkness(upright, row: Int((0.15 + 0.7 * Double(index) / Double(Self.lineCount - 1)) * Double(upright.height)))
         }
-        guard var (first, last) = Self.extent(lines.map(Self.extent(of:))) else { return [] }
+        let half = Self.lineCount / 2
+        guard var ends = Self.ends(lines.map(Self.extent(of:))) else { return [] }
         // About two pixels per module are enough, and the fit's cost grows with the pixels.
-        let factor = Int((last - first) / 95 / 2)
+        let factor = Int((ends[half].1 - ends[half].0) / 95 / 2)
         if factor >= 2 {
             lines = lines.map { Self.shrunk($0, by: factor) }
-            (first, last) = (first / Double(factor), last / Double(factor))
+            ends = ends.map { ($0.0 / Double(factor), $0.1 / Double(factor)) }
         }
         let width = Double(lines[0].count - 1)
-        let half = Self.lineCount / 2
-        let forward = { (line: [Float]) in Self.fit(line, first, last) }
-        let backward = { (line: [Float]) in Self.fit(line.reversed(), width - last, width - first) }
+        let forward = { (index: Int) in Self.fit(lines[index], ends[index].0, ends[index].1) }
+        let backward = { (index: Int) in Self.fit(lines[index].reversed(), width - ends[index].1, width - ends[index].0) }
         // A region whose middle line fits a code neither way holds none (most regions that reach
         // here are print, not codes): two fits instead of thirty.
-        let middle = lines[half]
-        let middleFits = (forward(middle), backward(middle))
+        let middleFits = (forward(half), backward(half))
         guard middleFits.0 != nil || middleFits.1 != nil else { return [] }
-        let ways = [lines.indices.map { $0 == half ? middleFits.0 : forward(lines[$0]) },
-                    lines.indices.map { $0 == half ? middleFits.1 : backward(lines[$0]) }]
+        let ways = [lines.indices.map { $0 == half ? middleFits.0 : forward($0) },
+                    lines.indices.map { $0 == half ? middleFits.1 : backward($0) }]
             .compactMap { fits -> Way? in
                 guard let whole = Costs(fits.compactMap { $0 }) else { return nil }
                 return Way(whole: whole, upper: Costs(fits[..<half].compactMap { $0 }), lower: Costs(fits[half...].compactMap { $0 }))
