@@ -12,7 +12,7 @@ import XCTest
 /// photos beside zbarimg and zxing-cpp.
 final class RealPhotoBarcodeTests: XCTestCase {
     /// What the reader reads today (docs/recall.md); a change that reads less fails here.
-    static let floors = ["retail": 72, "code128-1": 6, "qrcode-2": 48]
+    static let floors = ["retail": 74, "code128-1": 6, "qrcode-2": 48]
 
     func testRead_realPhotos_readAtLeastTodaysCodes() throws {
         let photos = try RealPhotos.withCodes()
