@@ -150,13 +150,14 @@ static void digit_costs(const float *profile, int count, Placement at, double fi
     }
 }
 
-/* Costs of every digit at every place for one placement; returns the sum of each place's lowest. */
-static double placement_costs(const float *profile, int count, Placement at, int shifts,
+/* Costs of every digit at the places of one half (0 left, 1 right) or both (2) for one placement;
+ * returns the sum of each place's lowest. */
+static double placement_costs(const float *profile, int count, Placement at, int shifts, int half,
                               const Template *left, const Template *right, float *left_costs, float *right_costs) {
     double total = 0;
     /* The left half's six places (sets A and B: 20 patterns) start at module 3, the right's
        (set C: 10) at module 50, after the centre guard. */
-    for (int k = 0; k < 12; k++) {
+    for (int k = half == 1 ? 6 : 0; k < (half == 0 ? 6 : 12); k++) {
         int is_left = k < 6, place = is_left ? k : k - 6, patterns = is_left ? 20 : 10;
         float *costs = is_left ? left_costs + 20 * place : right_costs + 10 * place;
         digit_costs(profile, count, at, (is_left ? 3 : 50) + 7 * place, shifts, is_left ? left : right, patterns, costs);
@@ -167,60 +168,90 @@ static double placement_costs(const float *profile, int count, Placement at, int
     return total;
 }
 
-double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge,
-                           float *left_costs, float *right_costs) {
-    pthread_once(&phi_once, fill_phi);
-    Template left[20], right[10];
-    make_templates(left, right);
+/* Copies one half's costs of a trial placement to the result. */
+static void keep(int half, const float *trial_left, const float *trial_right, float *left_costs, float *right_costs) {
+    if (half != 1) memcpy(left_costs, trial_left, 6 * 20 * sizeof *trial_left);
+    if (half != 0) memcpy(right_costs, trial_right, 6 * 10 * sizeof *trial_right);
+}
+
+/* The best placement of the whole code (`half` 2), or of one half (0 left, 1 right) alone. A
+ * curved package, or a fold, stretches one half against the other; each half placed alone keeps
+ * its bars on its digits. Returns the places' lowest costs summed, their costs written to
+ * `left_costs` and `right_costs`, or INFINITY. */
+static double fit_places(const float *profile, int count, double first_edge, double last_edge, int half,
+                       const Template *left, const Template *right, float *left_costs, float *right_costs) {
     double w0 = (last_edge - first_edge) / 95;
-    if (!(w0 > 0)) return -1;
     float trial_left[6 * 20], trial_right[6 * 10];
-    /* Coarse: module width −4 … +4 %, first edge −0.6 … +0.6 modules, blur 0.6 modules, no shifts. */
-    double best = INFINITY;
-    Placement chosen = {first_edge, w0, 0.6 * w0, 0};
-    for (int i = -4; i <= 4; i++) {
-        for (int j = -2; j <= 2; j++) {
-            double w = w0 * (1 + 0.01 * i);
-            Placement at = {first_edge + 0.3 * j * w, w, 0.6 * w, 0};
-            double total = placement_costs(profile, count, at, 1, left, right, trial_left, trial_right);
-            if (total < best) {
-                best = total;
-                chosen = at;
-            }
-        }
-    }
-    if (!isfinite(best)) return -1;
-    /* Fine, with shifts: around the best of those, blur 0.4, 0.6 and 0.8 modules; then the ink
-     * spread, −0.3 … +0.3 modules. */
-    best = INFINITY;
-    Placement around = chosen;
-    static const double kBlur[5] = {0.4, 0.6, 0.8, 1.0, 1.2};
-    for (int b = 0; b < 5; b++) {
-        for (int i = -1; i <= 1; i++) {
-            for (int j = -1; j <= 1; j++) {
-                double w = around.w * (1 + 0.005 * i);
-                Placement at = {around.x0 + 0.15 * j * w, w, kBlur[b] * w, 0};
-                double total = placement_costs(profile, count, at, 3, left, right, trial_left, trial_right);
+    /* The placement with `end` (0 the first edge, 1 the last) moved by `offset` modules. */
+    #define AT(end, offset, w, sigma) ((end) ? (Placement){last_edge + (offset) * (w) - 95 * (w), (w), (sigma), 0} \
+                                             : (Placement){first_edge + (offset) * (w), (w), (sigma), 0})
+    /* Coarse: a half anchored at either end (an end found a module off leaves it anchored at the
+     * other), module width −4 … +4 %, the anchor −0.6 … +0.6 modules, blur 0.6 modules, no shifts. */
+    double best = INFINITY, anchor = 0, width = w0;
+    int end = half == 1;
+    for (int e = 0; e < (half == 2 ? 1 : 2); e++) {
+        for (int i = -4; i <= 4; i++) {
+            for (int j = -2; j <= 2; j++) {
+                double w = w0 * (1 + 0.01 * i);
+                double total = placement_costs(profile, count, AT(e, 0.3 * j, w, 0.6 * w), 1, half, left, right, trial_left, trial_right);
                 if (total < best) {
                     best = total;
-                    chosen = at;
-                    memcpy(left_costs, trial_left, sizeof trial_left);
-                    memcpy(right_costs, trial_right, sizeof trial_right);
+                    end = e;
+                    anchor = 0.3 * j;
+                    width = w;
                 }
             }
         }
     }
+    if (!isfinite(best)) return INFINITY;
+    /* Fine, with shifts: around the best of those, blur 0.4 … 1.2 modules; then the ink spread,
+     * −0.75 … +0.45 modules. */
+    best = INFINITY;
+    Placement chosen = AT(end, anchor, width, 0.6 * width);
+    double x0 = chosen.x0, x95 = chosen.x0 + 95 * width;
+    static const double kBlur[5] = {0.4, 0.6, 0.8, 1.0, 1.2};
+    for (int b = 0; b < 5; b++) {
+        for (int i = -1; i <= 1; i++) {
+            for (int j = -1; j <= 1; j++) {
+                double w = width * (1 + 0.005 * i);
+                /* The anchored end stays where the coarse search put it. */
+                Placement at = {end ? x95 + 0.15 * j * w - 95 * w : x0 + 0.15 * j * w, w, kBlur[b] * w, 0};
+                double total = placement_costs(profile, count, at, 3, half, left, right, trial_left, trial_right);
+                if (total < best) {
+                    best = total;
+                    chosen = at;
+                    keep(half, trial_left, trial_right, left_costs, right_costs);
+                }
+            }
+        }
+    }
+    #undef AT
     static const double kSpread[8] = {-0.75, -0.6, -0.45, -0.3, -0.15, 0.15, 0.3, 0.45};
-    around = chosen;
     for (int s = 0; s < 8; s++) {
-        Placement at = around;
+        Placement at = chosen;
         at.spread = kSpread[s] * at.w;
-        double total = placement_costs(profile, count, at, 3, left, right, trial_left, trial_right);
+        double total = placement_costs(profile, count, at, 3, half, left, right, trial_left, trial_right);
         if (total < best) {
             best = total;
-            memcpy(left_costs, trial_left, sizeof trial_left);
-            memcpy(right_costs, trial_right, sizeof trial_right);
+            keep(half, trial_left, trial_right, left_costs, right_costs);
         }
     }
     return best;
+}
+
+double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int halves,
+                           float *left_costs, float *right_costs) {
+    pthread_once(&phi_once, fill_phi);
+    Template left[20], right[10];
+    make_templates(left, right);
+    if (!((last_edge - first_edge) / 95 > 0)) return -1;
+    double total = 0;
+    if (halves) {
+        for (int half = 0; half < 2; half++) {
+            total += fit_places(profile, count, first_edge, last_edge, half, left, right, left_costs, right_costs);
+        }
+    } else {
+        total = fit_places(profile, count, first_edge, last_edge, 2, left, right, left_costs, right_costs);
+    }
+    return isfinite(total) ? total : -1;
 }

@@ -11,13 +11,15 @@ public struct EANLineFit: Sendable {
     public var cost: Double
 
     /// Fits the code to `darkness` (one value per pixel, ink high) whose first and last bar edges
-    /// are near `firstEdge` and `lastEdge`; nil when the code does not fit inside the line.
-    public init?(darkness: [Float], firstEdge: Double, lastEdge: Double) {
+    /// are near `firstEdge` and `lastEdge`; nil when the code does not fit inside the line. With
+    /// `halves`, each half of the code is placed on the line alone (a code on a curved or folded
+    /// package, one half stretched against the other).
+    public init?(darkness: [Float], firstEdge: Double, lastEdge: Double, halves: Bool = false) {
         var left = [Float](repeating: 1, count: 120), right = [Float](repeating: 1, count: 60)
         let cost = darkness.withUnsafeBufferPointer { profile in
             left.withUnsafeMutableBufferPointer { left in
                 right.withUnsafeMutableBufferPointer { right in
-                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge,
+                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge, halves ? 1 : 0,
                                         left.baseAddress, right.baseAddress)
                 }
             }

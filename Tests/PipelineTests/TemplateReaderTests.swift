@@ -27,6 +27,20 @@ final class TemplateReaderTests: XCTestCase {
         XCTAssertEqual(reading.text, "036000291452")
     }
 
+    func testWays_codeWhoseRightHalfIsWiderThanItsLeft_readRightOnlyWithEachHalfPlacedAlone() throws {
+        // Modules 3 % narrower than the mean on the left, 3 % wider on the right, as on a package
+        // curved or folded at the centre: one placement of the whole code is 1.4 modules off at the
+        // centre guard and fits other digits there; each half placed alone fits the code's own.
+        let code = "5901234123457"
+        let image = Self.drawn(code, module: 1.4, blur: 0.6, stretch: 1.06)
+        let whole = TemplateReader().ways(image)
+        XCTAssertNotEqual(whole.first?.whole.decision?.code, code)
+        XCTAssertNotEqual(TemplateReader.verdict(on: code, whole), .confirms)
+        let halves = TemplateReader().ways(image, halves: true)
+        XCTAssertEqual(halves.first?.whole.decision?.code, code)
+        XCTAssertEqual(TemplateReader.verdict(on: code, halves), .confirms)
+    }
+
     func testRead_stripesAndNoise_readNothing() {
         var generator = SplitMix64(seed: 3)
         let widths = (0..<70).map { _ in Int(generator.next() % 4) + 1 }
@@ -68,6 +82,35 @@ final class TemplateReaderTests: XCTestCase {
         XCTAssertEqual(try templates.verdict(on: code), .confirms)
     }
 
+    func testEnds_codeTurnedInItsRegion_followTheTiltPastLinesThatMissTheEnds() throws {
+        // Ends moving half a pixel a line (a code turned by about a degree), but one line lost the
+        // faint guard bar and the last crossed the digits printed beside the bars.
+        var extents: [(Double, Double)?] = (0..<15).map { (line: Int) -> (Double, Double)? in
+            let shift = 0.5 * Double(line)
+            return (40 + shift, 340 - shift)
+        }
+        extents[3] = (52, 338.5)
+        extents[14] = (20, 380)
+        let ends = try XCTUnwrap(TemplateReader.ends(extents))
+        XCTAssertEqual(ends[0].0, 40, accuracy: 0.5)
+        XCTAssertEqual(ends[14].0, 47, accuracy: 0.5)
+        XCTAssertEqual(ends[0].1, 340, accuracy: 0.5)
+        XCTAssertEqual(ends[14].1, 333, accuracy: 0.5)
+    }
+
+    func testEnds_linesThatLoseTheGuardBarOrCrossTheDigits_keepUprightEndsUpright() throws {
+        // As on a real upright UPC-A (upca-4-9): every other run of lines loses the left guard bar
+        // and the first digits (ends at 111), and the lowest lines cross the digits printed beside
+        // the bars (ends at 29 and 26). The median of all slopes between lines made these ends a
+        // tilt, and the fit slid two modules off the bars at the bottom.
+        let firsts: [Double] = [111, 58, 58, 58, 112, 112, 111, 111, 111, 58, 58, 58, 29, 26, 103]
+        let lasts: [Double] = [414, 414, 415, 415, 415, 416, 416, 416, 417, 417, 417, 418, 434, 374, 227]
+        let ends = try XCTUnwrap(TemplateReader.ends(zip(firsts, lasts).map { Optional(($0, $1)) }))
+        for end in ends { XCTAssertEqual(end.0, 58, accuracy: 0.5) }
+        XCTAssertEqual(ends[0].1, 414, accuracy: 1)
+        XCTAssertEqual(ends[14].1, 419, accuracy: 1)
+    }
+
     func testAccepts_unclearPlaceOrParityOrHalvesThatDisagree_refused() {
         let clear = TemplateReader.Decision(code: "5901234123457", lines: 15, margin: 0.2, parityMargin: 0.5, cost: 0.1)
         let same = TemplateReader.Decision(code: "5901234123457", lines: 7, margin: 0.1, parityMargin: 0.3, cost: 0.1)
@@ -87,8 +130,10 @@ final class TemplateReaderTests: XCTestCase {
     }
 
     /// An EAN-13 (a UPC-A with its leading 0) drawn `module` pixels per module, blurred by a
-    /// Gaussian of `blur` modules, 40 px tall, with a quiet zone of 10 modules each side.
-    static func drawn(_ code: String, module: Double, blur: Double) -> GreyImage {
+    /// Gaussian of `blur` modules, 40 px tall, with a quiet zone of 10 modules each side; the right
+    /// half's modules (from the centre guard's middle) `stretch` times as wide, as on a package
+    /// curved or folded there.
+    static func drawn(_ code: String, module: Double, blur: Double, stretch: Double = 1) -> GreyImage {
         let setA = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011"]
         let setC = setA.map { String($0.map { $0 == "1" ? "0" : "1" }) }
         let setB = setC.map { String($0.reversed()) }
@@ -100,11 +145,12 @@ final class TemplateReaderTests: XCTestCase {
         for place in 0..<6 { modules += setC[digits[7 + place]] }
         modules += "101"
         let quiet = 10 * module, sigma = blur * module
-        let bars = modules.enumerated().filter { $0.element == "1" }.map { quiet + Double($0.offset) * module }
-        let width = Int((2 * quiet + 95 * module).rounded(.up))
+        let place = { (u: Double) in quiet + module * (u <= 47.5 ? u : 47.5 + (u - 47.5) * stretch) }
+        let bars = modules.enumerated().filter { $0.element == "1" }.map { (place(Double($0.offset)), place(Double($0.offset + 1))) }
+        let width = Int((place(95) + quiet).rounded(.up))
         let phi = { (t: Double) in 0.5 * erfc(-t / 2.squareRoot()) }
         return GreyImage(width: width, height: 40) { x, _ in
-            let ink = bars.reduce(0.0) { $0 + phi((Double(x) - $1) / sigma) - phi((Double(x) - $1 - module) / sigma) }
+            let ink = bars.reduce(0.0) { $0 + phi((Double(x) - $1.0) / sigma) - phi((Double(x) - $1.1) / sigma) }
             return UInt8(max(0, min(255, 230 - 190 * ink)).rounded())
         }
     }

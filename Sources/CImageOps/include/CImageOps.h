@@ -31,10 +31,11 @@ int ingest_area_shrink(const uint8_t *src, int width, int height, int bands,
 /* Fits the digit patterns of an EAN-13 / UPC-A to one grey-level line across its bars: `profile`
  * holds `count` darkness values (ink high), the code's first and last bar edges are about at
  * first_edge and last_edge. Tries placements around those edges (module width ±4 %, offset ±0.6
- * modules, blur 0.4–0.8 modules, bars printed up to 0.3 modules wider or narrower) and for the best one writes each template's cost (0 = perfect fit,
+ * modules, blur 0.4–1.2 modules, bars printed up to 0.75 modules narrower or 0.45 wider) and for the best one writes each template's cost (0 = perfect fit,
  * 1 = none) at each digit place: left_costs 6 × 20 (sets A then B), right_costs 6 × 10 (set C).
- * Returns the best placement's summed cost, or -1 when the code does not fit in the profile. */
-double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge,
+ * With `halves` non-zero each half of the code is placed alone, from either end. Returns the
+ * best placement's summed cost, or -1 when the code does not fit in the profile. */
+double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int halves,
                            float *left_costs, float *right_costs);
 
 #endif

@@ -69,36 +69,46 @@ extension BarcodeReader {
         let pixels: GreyImage
         let candidates: [BarcodeCandidate]
         private var fitted: [(box: PixelBox, ways: [TemplateReader.Way])]?
+        private var fittedByHalves: [(box: PixelBox, ways: [TemplateReader.Way])]?
 
         init(pixels: GreyImage, candidates: [BarcodeCandidate]) {
             self.pixels = pixels
             self.candidates = candidates
         }
 
-        private mutating func regions() throws -> [(box: PixelBox, ways: [TemplateReader.Way])] {
-            if let fitted { return fitted }
+        /// The regions fitted with the whole code placed as one on each line, or (`halves`) each
+        /// half alone (`TemplateReader.ways`).
+        private mutating func regions(halves: Bool = false) throws -> [(box: PixelBox, ways: [TemplateReader.Way])] {
+            if let done = halves ? fittedByHalves : fitted { return done }
             let reader = TemplateReader()
             let all = try BarcodeReader.templateTargets(in: pixels, candidates: candidates).map { box, angle in
-                (box: box, ways: reader.ways(try pixels.region(box, angle: angle, scale: 1, smoothRows: 1)))
+                (box: box, ways: reader.ways(try pixels.region(box, angle: angle, scale: 1, smoothRows: 1), halves: halves))
             }
-            fitted = all
+            if halves { fittedByHalves = all } else { fitted = all }
             return all
         }
 
-        /// The verdict on an EAN-13 or UPC-A: any region that confirms it confirms it, else any that
-        /// contradicts it does.
+        /// The verdict on an EAN-13 or UPC-A: any region that confirms it, with the whole code
+        /// placed as one or else each half alone, confirms it; else any that contradicts it with
+        /// the whole code placed as one does (the halves' freer fit contradicts nothing).
         mutating func verdict(on reading: BarcodeReading) throws -> TemplateReader.Verdict {
             guard reading.symbology == .ean13 || reading.symbology == .upcA, let code = reading.gtin13 else { return .undecided }
             let verdicts = try regions().map { TemplateReader.verdict(on: code, $0.ways) }
             if verdicts.contains(.confirms) { return .confirms }
+            if try regions(halves: true).contains(where: { TemplateReader.verdict(on: code, $0.ways) == .confirms }) {
+                return .confirms
+            }
             return verdicts.contains(.contradicts) ? .contradicts : .undecided
         }
 
-        /// The first region's code that the template reader reads alone, when it is of `symbologies`.
+        /// The first region's code that the template reader reads alone, when it is of
+        /// `symbologies`: with the whole code placed as one, else with each half alone.
         mutating func read(symbologies: Set<Symbology>) throws -> BarcodeReading? {
-            for region in try regions() {
-                guard let whole = region.ways.first.flatMap(TemplateReader.accepted) else { continue }
-                return TemplateReader.reading(whole.code, lines: whole.lines, box: region.box, symbologies: symbologies)
+            for halves in [false, true] {
+                for region in try regions(halves: halves) {
+                    guard let whole = region.ways.first.flatMap(TemplateReader.accepted) else { continue }
+                    return TemplateReader.reading(whole.code, lines: whole.lines, box: region.box, symbologies: symbologies)
+                }
             }
             return nil
         }

@@ -21,6 +21,51 @@ extension TemplateReader {
         }
     }
 
+    /// Each line's first and last edge. A code turned a little against its region, or seen in
+    /// perspective (a keystone), has ends that move along the lines on straight lines; one extent
+    /// for all lines put the fit off the bars at the top and the bottom. Each end's slope is the one
+    /// most lines' ends lie on, within a module (`consensusSlope`); its place the outermost several
+    /// lines agree on once that slope is taken out (`extent`).
+    static func ends(_ extents: [(Double, Double)?]) -> [(Double, Double)]? {
+        let found = extents.enumerated().compactMap { index, extent in extent.map { (line: Double(index), ends: $0) } }
+        guard found.count >= 2 else { return nil }
+        let tolerance = max(2, found.map { $0.ends.1 - $0.ends.0 }.sorted()[found.count / 2] / 95)
+        let first = consensusSlope(found.map { ($0.line, $0.ends.0) }, tolerance: tolerance)
+        let last = consensusSlope(found.map { ($0.line, $0.ends.1) }, tolerance: tolerance)
+        let level = extents.enumerated().map { index, extent in
+            extent.map { ($0.0 - first * Double(index), $0.1 - last * Double(index)) }
+        }
+        guard let (start, end) = extent(level) else { return nil }
+        return extents.indices.map { (start + first * Double($0), end + last * Double($0)) }
+    }
+
+    /// The slope across the lines of the straight line most of `points` (line, end) lie on, within
+    /// `tolerance`: of the lines through any two points, the one with most points near it (the
+    /// least steep of equals), its slope then the median of the slopes between those points.
+    /// Not the median of all the slopes (Theil–Sen): ends that lie on no one line — lines that
+    /// lose a faint guard bar, or cross the digits printed beside the bars — tipped that median
+    /// where most ends agree on none, and the fit slid off the bars.
+    static func consensusSlope(_ points: [(line: Double, end: Double)], tolerance: Double) -> Double {
+        func slope(_ a: (line: Double, end: Double), _ b: (line: Double, end: Double)) -> Double {
+            (b.end - a.end) / (b.line - a.line)
+        }
+        var best: (near: [(line: Double, end: Double)], slope: Double) = ([], 0)
+        for a in points.indices {
+            for b in points.indices where b > a {
+                let s = slope(points[a], points[b])
+                let near = points.filter { abs($0.end - points[a].end - s * ($0.line - points[a].line)) <= tolerance }
+                if near.count > best.near.count || (near.count == best.near.count && abs(s) < abs(best.slope)) {
+                    best = (near, s)
+                }
+            }
+        }
+        var slopes: [Double] = []
+        for a in best.near.indices {
+            for b in best.near.indices where b > a { slopes.append(slope(best.near[a], best.near[b])) }
+        }
+        return slopes.isEmpty ? 0 : slopes.sorted()[slopes.count / 2]
+    }
+
     /// The code's extent from the lines' own: blur hides a code's faint outer bars on some lines
     /// and text beside it reaches into others, so the outermost edges that several lines agree on.
     static func extent(_ extents: [(Double, Double)?]) -> (Double, Double)? {
