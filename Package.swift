@@ -98,7 +98,7 @@ let package = Package(
             dependencies: ["Catalog", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Resources"]
         ),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Catalog", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Catalog", "CImageOps", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Catalog", "Pipeline", "TestSupport"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Catalog", "Pipeline", "TestSupport"]),

@@ -7,3 +7,5 @@ int ingest_keep_freed_memory(int arenas) {
         && mallopt(M_ARENA_MAX, arenas > 0 ? arenas : 1);
     return kept ? 0 : -1;
 }
+
+void ingest_release_freed_memory(void) { malloc_trim(0); }

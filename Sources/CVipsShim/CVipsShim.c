@@ -15,9 +15,9 @@
     X(vips_image_new_from_memory_copy) X(vips_image_guess_interpretation) X(vips_image_get_bands) \
     X(vips_image_hasalpha) X(vips_image_get_format) X(vips_image_get_width) X(vips_image_get_height) \
     X(vips_image_get_typeof) X(vips_image_get_int) X(vips_image_set_int) X(vips_image_get_blob) \
-    X(vips_image_get_data) X(vips_image_copy_memory) X(vips_colourspace) X(vips_cast) \
+    X(vips_colourspace) X(vips_cast) \
     X(vips_array_double_newv) X(vips_flatten) X(vips_area_unref) X(vips_extract_band) X(vips_autorot) \
-    X(vips_thumbnail_image) X(vips_thumbnail_buffer) X(vips_jpegsave_buffer) \
+    X(vips_sink_disc) X(vips_thumbnail_buffer) X(vips_jpegsave_buffer) \
     X(g_log_set_handler) X(g_object_ref) X(g_object_unref) X(g_free)
 
 #define INGEST_DECLARE(name) static __typeof__(name) *ingest_##name;
@@ -49,8 +49,6 @@ INGEST_VIPS_FUNCTIONS(INGEST_DECLARE)
 #define vips_image_get_int (*ingest_vips_image_get_int)
 #define vips_image_set_int (*ingest_vips_image_set_int)
 #define vips_image_get_blob (*ingest_vips_image_get_blob)
-#define vips_image_get_data (*ingest_vips_image_get_data)
-#define vips_image_copy_memory (*ingest_vips_image_copy_memory)
 #define vips_colourspace (*ingest_vips_colourspace)
 #define vips_cast (*ingest_vips_cast)
 #define vips_array_double_newv (*ingest_vips_array_double_newv)
@@ -58,7 +56,7 @@ INGEST_VIPS_FUNCTIONS(INGEST_DECLARE)
 #define vips_area_unref (*ingest_vips_area_unref)
 #define vips_extract_band (*ingest_vips_extract_band)
 #define vips_autorot (*ingest_vips_autorot)
-#define vips_thumbnail_image (*ingest_vips_thumbnail_image)
+#define vips_sink_disc (*ingest_vips_sink_disc)
 #define vips_thumbnail_buffer (*ingest_vips_thumbnail_buffer)
 #define vips_jpegsave_buffer (*ingest_vips_jpegsave_buffer)
 #define g_log_set_handler (*ingest_g_log_set_handler)
@@ -137,8 +135,6 @@ int ingest_image_blob(VipsImage *image, const char *name, const void **data, siz
         return -1;
     return vips_image_get_blob(image, name, data, length);
 }
-const void *ingest_image_data(VipsImage *image) { return vips_image_get_data(image); }
-VipsImage *ingest_image_copy_memory(VipsImage *image) { return vips_image_copy_memory(image); }
 
 const char *ingest_loader_for(const void *data, size_t length) {
     const char *name = vips_foreign_find_load_buffer(data, length);
@@ -215,8 +211,28 @@ int ingest_image_from_pixels(const void *data, int width, int height, int bands,
     return result;
 }
 
-int ingest_thumbnail(VipsImage *in, int width, VipsImage **out) {
-    return vips_thumbnail_image(in, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, NULL);
+typedef struct {
+    IngestTakeRows take;
+    void *context;
+} IngestRowsCall;
+
+static int ingest_write_rows(VipsRegion *region, VipsRect *area, void *a) {
+    IngestRowsCall *call = a;
+    /* Whole rows of 8-bit pixels: the strip's first row starts bpl bytes per row into the region
+     * (VIPS_REGION_ADDR without its call into libvips for the pixel size). */
+    if (area->left != 0 || area->width != region->im->Xsize || region->valid.left != 0 ||
+        region->im->BandFmt != VIPS_FORMAT_UCHAR ||
+        call->take((const uint8_t *)region->data + (size_t)(area->top - region->valid.top) * VIPS_REGION_LSKIP(region),
+                   VIPS_REGION_LSKIP(region), area->top, area->height, call->context)) {
+        vips_error("ingest", "rows %d to %d could not be taken", area->top, area->top + area->height - 1);
+        return -1;
+    }
+    return 0;
+}
+
+int ingest_image_rows(VipsImage *image, IngestTakeRows take, void *context) {
+    IngestRowsCall call = {take, context};
+    return vips_sink_disc(image, ingest_write_rows, &call);
 }
 
 int ingest_jpeg_save(VipsImage *in, int quality, void **data, size_t *length) {

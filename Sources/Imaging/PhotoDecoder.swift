@@ -1,3 +1,5 @@
+import Catalog
+
 /// Decodes a photo once and derives from that one decode all the pixels the pipeline needs: a grey
 /// overview for barcodes and quality, and the thumbnail.
 ///
@@ -13,6 +15,8 @@ public struct PhotoDecoder: Sendable {
     public var thumbnailWidth: Int
     /// The long edge a JPEG is shrunk towards while it is decoded.
     public var overviewEdge = 1000
+    /// Shared by the decoders of one run: the memory their decodes hold at once; nil, unbounded.
+    public var memory: DecodeMemory?
 
     public init(maxPixels: Int, minSide: Int = 1, thumbnailWidth: Int) {
         self.maxPixels = maxPixels
@@ -34,36 +38,53 @@ public struct PhotoDecoder: Sendable {
             }
             guard min(width, height) >= minSide else { throw .tooFewPixels(width: width, height: height, limit: minSide) }
             let orientation = header.orientation
-            let uprightWidth = orientation >= 5 ? height : width
-            let shrink = shrinkOnLoad(width: width, height: height, uprightWidth: uprightWidth)
-            guard format != .jpeg || shrink == 1 else {
-                let overview = try VipsImage.open(bytes, format: format, shrink: shrink).decodedIntoMemory().eightBit()
-                let (grey, thumbnail) = try overview.withPixels { pixels throws(ImageError) in
-                    (pixels.greyBand(), try makeThumbnail(of: overview, pixels, orientation: orientation))
-                }
-                return DecodedPhoto(header: ImageHeader(header, format: format), overview: grey, shrink: shrink,
-                                    thumbnail: try Thumbnail(thumbnail))
-            }
-            // Other formats cannot shrink while they load: decoded whole, then shrunk the same way by
-            // area averaging, so barcodes and quality cost what a JPEG's do (a 12 MP HEIC read whole
-            // cost ~0.3 s more than vipsthumbnail); the full-resolution grey stays for small codes.
-            let image = try header.decodedIntoMemory().eightBit()
-            return try image.withPixels { pixels throws(ImageError) in
-                let full = pixels.greyBand()
-                guard shrink > 1 else {
-                    return DecodedPhoto(header: ImageHeader(header, format: format), overview: full, shrink: 1,
-                                        thumbnail: try Thumbnail(try makeThumbnail(of: image, pixels, orientation: orientation)))
-                }
-                let (overviewWidth, overviewHeight) = (max(1, width / shrink), max(1, height / shrink))
-                let shrunk = try pixels.shrunk(toWidth: overviewWidth, height: overviewHeight)
-                return try shrunk.withImageBytes { bytes throws(ImageError) in
-                    let small = PixelData(width: overviewWidth, height: overviewHeight, bands: pixels.bands, bytes: bytes)
-                    return DecodedPhoto(header: ImageHeader(header, format: format), overview: small.greyBand(), shrink: shrink,
-                                        thumbnail: try Thumbnail(try makeThumbnail(of: image, small, orientation: orientation)),
-                                        fullResolution: full)
-                }
+            let shrink = shrinkOnLoad(width: width, height: height, uprightWidth: orientation >= 5 ? height : width)
+            return try reserving(peakBytes(width: width, height: height, format: format, shrink: shrink)) { () throws(ImageError) in
+                try decodePixels(bytes, header: header, format: format, orientation: orientation, shrink: shrink)
             }
         }
+    }
+
+    /// The overview, the thumbnail and (when the overview is shrunk from it) the full-resolution
+    /// grey. The decoded rows pass once, never all in memory at once. A JPEG shrinks while it loads,
+    /// to the overview. Other formats cannot (libheif decodes a HEIC whole), so their rows are
+    /// shrunk to the same overview by area averaging as they pass (barcodes and quality then cost
+    /// what a JPEG's do), and their full-resolution grey is kept for small codes.
+    private func decodePixels(_ bytes: UnsafeRawBufferPointer, header: VipsImage, format: ImageFormat, orientation: Int,
+                              shrink: Int) throws(ImageError) -> DecodedPhoto {
+        let image = try (format == .jpeg && shrink > 1 ? VipsImage.open(bytes, format: format, shrink: shrink) : header).eightBit()
+        let facts = ImageHeader(header, format: format)
+        guard format != .jpeg, shrink > 1 else {
+            // The loader's rows are the overview: the thumbnail is shrunk from them as they pass.
+            let size = thumbnailSize(width: image.width, height: image.height, orientation: orientation)
+            let (grey, small, bands) = try image.greyAndShrunk(toWidth: size.width, height: size.height)
+            let thumbnail = try small.withImageBytes { bytes throws(ImageError) in
+                try VipsImage.upright(PixelData(width: size.width, height: size.height, bands: bands, bytes: bytes),
+                                      orientation: orientation)
+            }
+            return DecodedPhoto(header: facts, overview: grey, shrink: shrink, thumbnail: try Thumbnail(thumbnail))
+        }
+        let (overviewWidth, overviewHeight) = (max(1, header.width / shrink), max(1, header.height / shrink))
+        let (full, small, bands) = try image.greyAndShrunk(toWidth: overviewWidth, height: overviewHeight)
+        return try small.withImageBytes { bytes throws(ImageError) in
+            let overview = PixelData(width: overviewWidth, height: overviewHeight, bands: bands, bytes: bytes)
+            return DecodedPhoto(header: facts, overview: overview.greyBand(), shrink: shrink,
+                                thumbnail: try Thumbnail(try makeThumbnail(of: overview, orientation: orientation)),
+                                fullResolution: full)
+        }
+    }
+
+    /// The most a decode holds at once, for `memory`. A JPEG shrinks while it loads: its overview,
+    /// its grey and the thumbnail (4 bytes an overview pixel). Other formats are decoded whole: 8
+    /// bytes a pixel, the peak measured on a 48 MP HEIC (libheif's YCbCr and RGB copies, 6.8, and
+    /// the grey kept at full resolution, 1); PNG and TIFF, read by rows, hold less.
+    func peakBytes(width: Int, height: Int, format: ImageFormat, shrink: Int) -> Int {
+        format == .jpeg ? 4 * (width / shrink + 1) * (height / shrink + 1) : 8 * width * height
+    }
+
+    private func reserving<T>(_ bytes: Int, _ body: () throws(ImageError) -> T) throws(ImageError) -> T {
+        guard let memory else { return try body() }
+        return try memory.withReservation(of: bytes, body)
     }
 
     /// The shrink factor (1, 2, 4 or 8; on load for a JPEG) that keeps the long edge at `overviewEdge` or
@@ -80,17 +101,22 @@ public struct PhotoDecoder: Sendable {
         return shrink
     }
 
-    /// The thumbnail, `thumbnailWidth` wide once upright: shrunk from the overview's pixels by area
-    /// averaging (a fifth of what libvips' resampling costs here, measured), then turned upright by
-    /// libvips. A photo narrower than that keeps its own width: a thumbnail is never an enlargement.
-    private func makeThumbnail(of image: VipsImage, _ pixels: PixelData, orientation: Int) throws(ImageError) -> VipsImage {
+    /// The size, before it is turned upright, of the thumbnail of a `width` × `height` image:
+    /// `thumbnailWidth` wide once upright, or the image's own size when it is narrower than that (a
+    /// thumbnail is never an enlargement).
+    func thumbnailSize(width: Int, height: Int, orientation: Int) -> (width: Int, height: Int) {
         let sideways = orientation >= 5
-        let uprightWidth = sideways ? pixels.height : pixels.width
-        let target = min(thumbnailWidth, uprightWidth)
-        guard target < uprightWidth else { return try image.thumbnail(width: target) }
-        let (width, height) = sideways
-            ? (max(1, Int((Double(pixels.width) * Double(target) / Double(pixels.height)).rounded())), target)
-            : (target, max(1, Int((Double(pixels.height) * Double(target) / Double(pixels.width)).rounded())))
+        let target = min(thumbnailWidth, sideways ? height : width)
+        return sideways
+            ? (max(1, Int((Double(width) * Double(target) / Double(height)).rounded())), target)
+            : (target, max(1, Int((Double(height) * Double(target) / Double(width)).rounded())))
+    }
+
+    /// The thumbnail of the overview's pixels: shrunk to `thumbnailSize` by area averaging (a fifth
+    /// of what libvips' resampling costs here, measured), then turned upright by libvips.
+    private func makeThumbnail(of pixels: PixelData, orientation: Int) throws(ImageError) -> VipsImage {
+        let (width, height) = thumbnailSize(width: pixels.width, height: pixels.height, orientation: orientation)
+        guard width < pixels.width || height < pixels.height else { return try VipsImage.upright(pixels, orientation: orientation) }
         let shrunk = try pixels.shrunk(toWidth: width, height: height)
         return try shrunk.withImageBytes { bytes throws(ImageError) in
             try VipsImage.upright(PixelData(width: width, height: height, bands: pixels.bands, bytes: bytes),

@@ -1,6 +1,6 @@
 internal import CImageOps
 
-/// 8-bit pixels owned by someone else (libvips), bands interleaved, rows top to bottom.
+/// 8-bit pixels borrowed for the length of a call, bands interleaved, rows top to bottom.
 struct PixelData {
     var width: Int
     var height: Int

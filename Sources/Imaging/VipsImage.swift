@@ -1,6 +1,7 @@
 import Catalog
 internal import CVips
 internal import CVipsShim
+internal import CImageOps
 
 /// A libvips image owned by Swift: released when the last reference goes. Used by one thread at a time.
 final class VipsImage {
@@ -33,7 +34,7 @@ final class VipsImage {
     }
 
     /// Opens `bytes` lazily (header only); `shrink` is applied while decoding a JPEG.
-    /// The bytes must stay alive until `decodedIntoMemory()` has run.
+    /// The bytes must stay alive until its pixels have been read.
     static func open(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, shrink: Int) throws(ImageError) -> VipsImage {
         try make("cannot read the image") { out in
             ingest_load(bytes.baseAddress, bytes.count, format == .jpeg ? 1 : 0, Int32(shrink), &out)
@@ -48,39 +49,53 @@ final class VipsImage {
         }
     }
 
-    /// Decodes every pixel once into memory; fails on truncated or corrupt data.
-    func decodedIntoMemory() throws(ImageError) -> VipsImage {
-        guard let copy = ingest_image_copy_memory(pointer) else {
-            throw ImageError.undecodable(Vips.lastError())
-        }
-        return VipsImage(copy)
-    }
-
-    /// The image as 8-bit sRGB (3 bands) or grey (1 band), in memory: itself when it is that
-    /// already (as a decoded JPEG is); otherwise CMYK is converted, 16 bits shifted down and alpha
+    /// The image as 8-bit sRGB (3 bands) or grey (1 band), lazily: itself when it is that already
+    /// (as a decoded JPEG is); otherwise CMYK is converted, 16 bits shifted down and alpha
     /// flattened on white.
     func eightBit() throws(ImageError) -> VipsImage {
         let bands = ingest_image_bands(pointer)
         if ingest_image_is_uchar(pointer) != 0, bands == 1 || bands == 3, ingest_image_is_cmyk(pointer) == 0 {
             return self
         }
-        return try Self.make("cannot convert to 8-bit RGB") { ingest_eight_bit(pointer, &$0) }.decodedIntoMemory()
+        return try Self.make("cannot convert to 8-bit RGB") { ingest_eight_bit(pointer, &$0) }
     }
 
-    /// The 8-bit pixels of an image in memory (bands interleaved, rows top to bottom), for the
-    /// length of `body`.
-    func withPixels<T>(_ body: (PixelData) throws(ImageError) -> T) throws(ImageError) -> T {
+    /// One pass over the rows of an 8-bit image (`eightBit`), top to bottom, that never holds the
+    /// image whole: its grey pixels (the green band of RGB) at full size, and the image shrunk by
+    /// area averaging to `newWidth` × `newHeight`. A HEIC is decoded whole by libheif, so a
+    /// second full-size copy in libvips' memory would add its decoded size again (146 MB for 48 MP).
+    func greyAndShrunk(toWidth newWidth: Int, height newHeight: Int) throws(ImageError) -> (grey: GreyImage, shrunk: [UInt8], bands: Int) {
         let bands = Int(ingest_image_bands(pointer))
-        guard ingest_image_is_uchar(pointer) != 0, let data = ingest_image_data(pointer) else {
-            throw ImageError.undecodable("cannot read the pixels: \(Vips.lastError())")
+        guard ingest_image_is_uchar(pointer) != 0, bands == 1 || bands == 3 else {
+            throw ImageError.undecodable("cannot read the pixels: \(bands) bands, not 8-bit grey or RGB")
         }
-        return try body(PixelData(width: width, height: height, bands: bands,
-                                  bytes: UnsafeRawBufferPointer(start: data, count: width * height * bands)))
+        let (width, height) = (self.width, self.height)
+        var failure: String?
+        var shrunk: [UInt8] = []
+        // Filled as the rows pass, never zeroed first: the grey's pages are not yet resident while
+        // libheif's decode, which the first row waits for, is at its peak.
+        let grey = [UInt8](unsafeUninitializedCapacity: width * height) { grey, greyCount in
+            shrunk = [UInt8](unsafeUninitializedCapacity: newWidth * newHeight * bands) { out, outCount in
+                failure = passRows(grey: grey.baseAddress!, bands: bands, into: out.baseAddress!, newWidth: newWidth, newHeight: newHeight)
+                outCount = failure == nil ? newWidth * newHeight * bands : 0
+            }
+            greyCount = failure == nil ? width * height : 0
+        }
+        if let failure { throw ImageError.undecodable(failure) }
+        return (GreyImage(width: width, height: height, pixels: grey), shrunk, bands)
     }
 
-    /// A thumbnail `width` pixels wide, upright per the EXIF orientation.
-    func thumbnail(width: Int) throws(ImageError) -> VipsImage {
-        try Self.make("cannot make the thumbnail") { ingest_thumbnail(pointer, Int32(width), &$0) }
+    /// `greyAndShrunk`'s pass; why it failed, or nil.
+    private func passRows(grey: UnsafeMutablePointer<UInt8>, bands: Int, into out: UnsafeMutablePointer<UInt8>,
+                          newWidth: Int, newHeight: Int) -> String? {
+        guard let rows = ingest_row_shrink_new(Int32(width), Int32(height), Int32(bands), out, Int32(newWidth), Int32(newHeight),
+                                               grey, bands == 3 ? 1 : 0)
+        else { return "cannot shrink \(width)×\(height) pixels to \(newWidth)×\(newHeight): out of memory" }
+        defer { ingest_row_shrink_free(rows) }
+        guard ingest_image_rows(pointer, ingest_row_shrink_take, UnsafeMutableRawPointer(rows)) == 0,
+              ingest_row_shrink_finished(rows) != 0
+        else { return Vips.lastError() }
+        return nil
     }
 
     /// An image of `pixels` (1 or 3 bands, copied into libvips), turned upright per the EXIF `orientation`.

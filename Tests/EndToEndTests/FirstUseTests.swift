@@ -66,7 +66,7 @@ final class FirstUseTests: XCTestCase {
         XCTAssertEqual(outcome.status, 64)
         let file = work.appendingPathComponent("pipeline.json").path
         XCTAssertEqual(outcome.stderr.split(separator: "\n"), [
-            "ingest: \(file): wokers unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, groupGapSeconds, "
+            "ingest: \(file): wokers unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, "
                 + "grouping, inbox, library, "
                 + "maxFileBytes, maxPixels, minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, "
                 + "thumbnailWidth, workers)",

@@ -43,6 +43,33 @@ final class PhotoDecoderTests: XCTestCase {
         XCTAssertEqual(Double(decoded.overview.pixels[0]), Double(block) / 4, accuracy: 1)
     }
 
+    func testDecode_heic_isShrunkAsItsRowsPassAndKeepsItsFullResolutionGrey() throws {
+        // libheif decodes a HEIC whole; its rows then pass once into the grey and the overview,
+        // with no second full-size copy. A limit of one byte: the decode runs alone, after the
+        // heaps' freed buffers are given back.
+        let path = try makeTemporaryFolder() + "/photo.heic"
+        _ = try runPython("""
+            import subprocess, sys, numpy as np
+            from PIL import Image
+            pixels = np.random.default_rng(7).integers(0, 256, (1800, 2400, 3), dtype=np.uint8)
+            Image.fromarray(pixels).save(sys.argv[1] + ".png", compress_level=1)
+            subprocess.run(["vips", "copy", sys.argv[1] + ".png", sys.argv[1] + "[Q=90]"], check=True)
+            """, arguments: [path])
+        var decoder = PhotoDecoder(maxPixels: 100_000_000, thumbnailWidth: 400)
+        decoder.memory = DecodeMemory(limit: 1)
+        let decoded = try decoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        XCTAssertEqual(decoded.header.format, .heif)
+        XCTAssertEqual(decoded.shrink, 2)
+        XCTAssertEqual([decoded.overview.width, decoded.overview.height], [1200, 900])
+        XCTAssertEqual([decoded.thumbnail.width, decoded.thumbnail.height], [400, 300])
+        let full = try XCTUnwrap(decoded.fullResolution)
+        XCTAssertEqual([full.width, full.height], [2400, 1800])
+        for (x, y) in [(0, 0), (599, 450), (1199, 899)] {
+            let block = [0, 1, 2400, 2401].map { Int(full.pixels[2 * y * 2400 + 2 * x + $0]) }.reduce(0, +)
+            XCTAssertEqual(Double(decoded.overview.pixels[y * 1200 + x]), Double(block) / 4, accuracy: 1, "(\(x), \(y))")
+        }
+    }
+
     func testDecode_jpeg_keepsNoFullResolutionGrey() throws {
         XCTAssertNil(try PhotoDecoder(maxPixels: 100_000_000, thumbnailWidth: 400).decode(try jpeg(width: 2400, height: 1800)).fullResolution)
     }

@@ -36,6 +36,7 @@ final class PipelineConfigTests: XCTestCase {
         XCTAssertEqual(config.maxPixels, 100_000_000)
         XCTAssertEqual(config.maxFileBytes, 512 * 1024 * 1024)
         XCTAssertEqual(config.workers, ProcessInfo.processInfo.activeProcessorCount)
+        XCTAssertEqual(config.decodeMemoryBytes, 128 * ProcessInfo.processInfo.activeProcessorCount << 20, "128 MB per worker")
         XCTAssertEqual(config.symbologies, [.ean13, .upcA, .upcE, .ean8, .code128, .code93, .qr])
         XCTAssertEqual([config.inbox, config.library, config.catalog, config.quarantine],
                        ["/srv/ingest/inbox", "/srv/ingest/library", "/srv/ingest/library/catalog.sqlite",
@@ -46,7 +47,7 @@ final class PipelineConfigTests: XCTestCase {
     func testParse_everyKey_isApplied() throws {
         let config = try parse("""
             {"thumbnailWidth": 256, "groupGapSeconds": 12.5, "grouping": "folder", "originals": "copy",
-             "workers": 3, "maxPixels": 5000, "maxFileBytes": 1024, "symbologies": ["ean13", "QR"]}
+             "workers": 3, "maxPixels": 5000, "maxFileBytes": 1024, "symbologies": ["ean13", "QR"], "decodeMemoryMB": 300}
             """)
         XCTAssertEqual(config.thumbnailWidth, 256)
         XCTAssertEqual(config.groupGapSeconds, 12.5)
@@ -54,6 +55,7 @@ final class PipelineConfigTests: XCTestCase {
         XCTAssertEqual(config.originals, .copy)
         XCTAssertEqual(config.workers, 3)
         XCTAssertEqual(config.maxPixels, 5000)
+        XCTAssertEqual(config.decodeMemoryBytes, 300 << 20)
         XCTAssertEqual(config.maxFileBytes, 1024)
         XCTAssertEqual(config.symbologies, [.ean13, .qr])
     }
@@ -80,7 +82,7 @@ final class PipelineConfigTests: XCTestCase {
     func testParse_severalProblems_areAllReportedAtOnce() {
         XCTAssertThrowsError(try parse(#"{"workers": -1, "inbox": "", "zzz": 1, "readyMarker": "ready", "maxPixels": "x"}"#)) { error in
             XCTAssertEqual((error as? ConfigError)?.messages, [
-                "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, groupGapSeconds, grouping, inbox, "
+                "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, grouping, inbox, "
                     + "library, maxFileBytes, maxPixels, "
                     + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, workers)",
                 "inbox must be a non-empty string",

@@ -28,6 +28,20 @@ void ingest_extract_band(const uint8_t *src, int width, int height, int bands, i
 int ingest_area_shrink(const uint8_t *src, int width, int height, int bands,
                        uint8_t *out, int out_width, int out_height);
 
+/* The same shrink fed rows top to bottom, a strip at a time, so an image that cannot shrink while
+ * it loads need never be whole in memory. ingest_row_shrink_new starts one into `out`
+ * (out_width × out_height × bands bytes); with `grey` (width × height bytes) non-NULL, band
+ * `grey_band` of every row is copied there too. NULL on bad sizes or no memory. */
+typedef struct IngestRowShrink IngestRowShrink;
+IngestRowShrink *ingest_row_shrink_new(int width, int height, int bands, uint8_t *out, int out_width,
+                                       int out_height, uint8_t *grey, int grey_band);
+/* Takes `count` rows (`stride` bytes apart) starting at row `top`, which must be the row after the
+ * last one taken. `context` is the IngestRowShrink. Returns 0, or -1 for rows out of order. */
+int ingest_row_shrink_take(const uint8_t *rows, size_t stride, int top, int count, void *context);
+/* Non-zero once every row has been taken and every output row written. */
+int ingest_row_shrink_finished(const IngestRowShrink *shrink);
+void ingest_row_shrink_free(IngestRowShrink *shrink);
+
 /* Fits the digit patterns of an EAN-13 / UPC-A to one grey-level line across its bars: `profile`
  * holds `count` darkness values (ink high), the code's first and last bar edges are about at
  * first_edge and last_edge. Tries placements around those edges (module width ±4 %, offset ±0.6

@@ -6,4 +6,7 @@
  * (M_ARENA_MAX). Returns 0, or -1 if refused. */
 int ingest_keep_freed_memory(int arenas);
 
+/* Gives the freed memory every heap keeps back to the kernel (malloc_trim). */
+void ingest_release_freed_memory(void);
+
 #endif

@@ -2,6 +2,7 @@
 #define INGEST_CVIPSSHIM_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <vips/vips.h>
 
 /* Every libvips call the pipeline makes: fixed-argument wrappers for the variadic ones, and plain
@@ -36,10 +37,6 @@ int ingest_image_is_cmyk(VipsImage *image);
 int ingest_image_int(VipsImage *image, const char *name, int *value);
 int ingest_image_blob(VipsImage *image, const char *name, const void **data, size_t *length);
 
-/* The pixels of an image in memory (NULL on failure), and a copy of an image decoded into memory. */
-const void *ingest_image_data(VipsImage *image);
-VipsImage *ingest_image_copy_memory(VipsImage *image);
-
 /* The nickname of the loader libvips picks for these bytes ("jpegload_buffer"),
  * or NULL when no loader recognises them. */
 const char *ingest_loader_for(const void *data, size_t length);
@@ -59,9 +56,12 @@ int ingest_eight_bit(VipsImage *in, VipsImage **out);
 int ingest_image_from_pixels(const void *data, int width, int height, int bands, int orientation,
                              VipsImage **out);
 
-/* A thumbnail `width` pixels wide (or the image's own width if narrower: never enlarged), upright
- * per the image's EXIF orientation. */
-int ingest_thumbnail(VipsImage *in, int width, VipsImage **out);
+/* Computes the image top to bottom and hands each strip of rows, as it is made, to `take` (its
+ * rows `stride` bytes apart, starting at row `top`, `count` of them) with `context`; nothing
+ * more of the image is kept (vips_sink_disc). 0, or -1 when the image cannot be computed or
+ * `take` returns non-zero. */
+typedef int (*IngestTakeRows)(const uint8_t *rows, size_t stride, int top, int count, void *context);
+int ingest_image_rows(VipsImage *image, IngestTakeRows take, void *context);
 
 /* Baseline JPEG in memory without metadata; free *data with g_free. */
 int ingest_jpeg_save(VipsImage *in, int quality, void **data, size_t *length);

@@ -22,7 +22,9 @@ public final class PhotoAnalyzer: Sendable {
         self.config = config
         self.logger = logger
         self.stagingFolder = stagingFolder
-        decoder = PhotoDecoder(maxPixels: config.maxPixels, minSide: config.minPixels, thumbnailWidth: config.thumbnailWidth)
+        var decoder = PhotoDecoder(maxPixels: config.maxPixels, minSide: config.minPixels, thumbnailWidth: config.thumbnailWidth)
+        decoder.memory = DecodeMemory(limit: config.decodeMemoryBytes)
+        self.decoder = decoder
         reader = BarcodeReader(symbologies: config.symbologies)
     }
 

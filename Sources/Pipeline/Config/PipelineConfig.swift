@@ -33,6 +33,9 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Photos analysed at once; 0 in the file means the active processor count.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
     public var maxPixels = 100_000_000
+    /// Megabytes the photos being decoded at once may hold (`DecodeMemory`); 0 means 128 per
+    /// worker. A photo that needs more alone is decoded by itself.
+    public var decodeMemoryMB = 0
     /// The shortest side a photo may have, in pixels: smaller images are icons or tracking pixels,
     /// not product photos.
     public var minPixels = 64
@@ -44,6 +47,11 @@ public struct PipelineConfig: Sendable, Equatable {
     public var rescanSeconds = 300.0
     /// `ingest watch`: a hidden file whose appearance in a set folder marks the set complete.
     public var readyMarker = ".ready"
+
+    /// `decodeMemoryMB` in bytes, 0 resolved.
+    public var decodeMemoryBytes: Int {
+        (decodeMemoryMB == 0 ? 128 * max(1, workers) : decodeMemoryMB) << 20
+    }
 
     /// The defaults, with every path under `folder`.
     public init(folder: String) {
@@ -102,6 +110,7 @@ public struct PipelineConfig: Sendable, Equatable {
             workers = value == 0 ? ProcessInfo.processInfo.activeProcessorCount : value
         }
         if let value = reader.integer("maxPixels", in: 1...1_000_000_000) { maxPixels = value }
+        if let value = reader.integer("decodeMemoryMB", in: 0...1_000_000) { decodeMemoryMB = value }
         if let value = reader.integer("minPixels", in: 1...10_000) { minPixels = value }
         if let value = reader.integer("maxFileBytes", in: 1...(8 << 30)) { maxFileBytes = Int64(value) }
         if let names = reader.strings("symbologies") {
@@ -125,7 +134,7 @@ public struct PipelineConfig: Sendable, Equatable {
     }
 
     static let known: Set<String> = ["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",
-                                     "grouping", "originals", "workers", "maxPixels", "minPixels", "maxFileBytes", "symbologies",
+                                     "grouping", "originals", "workers", "maxPixels", "decodeMemoryMB", "minPixels", "maxFileBytes", "symbologies",
                                      "settleSeconds", "rescanSeconds", "readyMarker", "claimLeaseSeconds", "catalogWaitSeconds"]
 
     /// `path` made absolute against `folder` (unless it already is), `~` expanded.
