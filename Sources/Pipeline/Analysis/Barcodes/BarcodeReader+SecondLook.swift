@@ -77,12 +77,14 @@ extension BarcodeReader {
         }
 
         /// The regions fitted with the whole code placed as one on each line, or (`halves`) each
-        /// half alone (`TemplateReader.ways`).
+        /// half alone (`TemplateReader.ways`): only on regions where the whole code fits at all.
         private mutating func regions(halves: Bool = false) throws -> [(box: PixelBox, ways: [TemplateReader.Way])] {
             if let done = halves ? fittedByHalves : fitted { return done }
+            let wholes = halves ? try regions() : nil
             let reader = TemplateReader()
-            let all = try BarcodeReader.templateTargets(in: pixels, candidates: candidates).map { box, angle in
-                (box: box, ways: reader.ways(try pixels.region(box, angle: angle, scale: 1, smoothRows: 1), halves: halves))
+            let all = try BarcodeReader.templateTargets(in: pixels, candidates: candidates).enumerated().map { index, target in
+                guard wholes?[index].ways.isEmpty != true else { return (box: target.0, ways: [TemplateReader.Way]()) }
+                return (box: target.0, ways: reader.ways(try pixels.region(target.0, angle: target.1, scale: 1, smoothRows: 1), halves: halves))
             }
             if halves { fittedByHalves = all } else { fitted = all }
             return all
