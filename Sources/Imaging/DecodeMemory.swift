@@ -50,7 +50,6 @@ public final class DecodeMemory: @unchecked Sendable {
         return try body()
     }
 
-
     /// Decodes waiting for their turn.
     var waiting: Int {
         condition.lock()
