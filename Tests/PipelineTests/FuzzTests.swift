@@ -168,6 +168,7 @@ final class FuzzTests: XCTestCase {
     /// therefore goes on, for up to `seconds` more, until each expected outcome has come; a target
     /// whose mutations never reach one still fails.
     private func fuzz(_ target: String, seconds: Double, folder: String, until expected: [String], in tally: Tally,
+                      file: StaticString = #filePath, line: UInt = #line,
                       _ body: @Sendable (Lane, inout ByteMutator) -> Void) -> Int {
         let seeds = runSeeds
         let counts = Tally()
@@ -190,7 +191,7 @@ final class FuzzTests: XCTestCase {
         }
         let cases = counts.count("cases")
         print(String(format: "fuzz %@: %d cases in %.0f s, no crash", target, cases, Date().timeIntervalSince(started)))
-        tally.assertSaw(expected, outOf: cases)
+        tally.assertSaw(expected, outOf: cases, file: file, line: line)
         return cases
     }
 }
