@@ -19,9 +19,9 @@ typedef struct ingest_zxing_symbol {
 
 /// Reads the symbols of `formats` (ZXing::BarcodeFormat bits) in an 8-bit grey image of
 /// `stride`-byte rows, at most `capacity` of them into `out`. Only what the image shows as it is:
-/// no turning and no downscaling, which the caller does (and which reach an assertion of zxing-cpp
-/// 1.4 that aborts the process). Returns how many were written, or -1 when zxing-cpp failed (an
-/// exception; nothing is written then).
+/// no turning and no downscaling, which the caller does. Returns how many were written, or -1 when
+/// zxing-cpp failed (an exception; nothing is written then). zxing-cpp 1.4.0 would abort the
+/// process on an image that holds one linear code twice; ResultEquality.cpp prevents that.
 int ingest_zxing_read(const uint8_t *pixels, int width, int height, int stride, int formats,
                       ingest_zxing_symbol *out, int capacity);
 
