@@ -55,9 +55,7 @@ final class BarcodeReader: Sendable {
                          onPassFailed: (any Error) -> Void) throws -> PhotoBarcodes {
         let whole = scanners.frame.scan(pixels).compactMap(GTIN.reading(from:))
             .filter { !QuietZone.isPartial($0, in: pixels) }.withoutConflicts()
-        let trusted = try whole.filter(Self.isTrusted).filter {
-            try !isOverruled($0, in: pixels, scanners: scanners)
-        }
+        let trusted = try whole.filter(Self.isTrusted).filter { try stands($0, in: pixels, scanners: scanners) }
         if !trusted.isEmpty { return PhotoBarcodes(confirmed: trusted.map { $0.scaled(by: shrink) }) }
         var tried: [BarcodeCandidate] = []
         let found = try readCandidates(overview: pixels, shrink: shrink, scanners: scanners, tried: &tried,
@@ -78,25 +76,39 @@ final class BarcodeReader: Sendable {
         reading.symbology == .qr || reading.quality >= trustedQuality
     }
 
-    /// True when another reader overrules a code ZBar read on the whole photo with few agreeing
-    /// lines: on blurred real photos ZBar misreads codes consistently enough to pass its line
-    /// count and the check digit.
-    /// - zxing-cpp, binarising differently, reads another code there (the right one, or several:
-    ///   two decoders reading different codes in one place leave it to the second look);
-    /// - or, for an EAN-13 or UPC-A that zxing-cpp does not read too, the template reader clearly
-    ///   fits other digit patterns: it models blur and ink spread, but never overrules ZBar and
-    ///   zxing-cpp together (see `TemplateReader.verdict`).
-    /// One or two small zxing reads per such read, and a template fit only where zxing-cpp did not
-    /// read the same code (zxing takes a millisecond on a sharp code, the fit tens).
-    private func isOverruled(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) throws -> Bool {
-        guard reading.symbology != .qr, reading.quality < Self.confirmedQuality else { return false }
+    /// What a second, differently made read says of a linear code ZBar read. On blurred real photos
+    /// ZBar misreads codes consistently, on a few lines or on dozens, and a misread passes the
+    /// check digit one time in ten: neither the line count nor the check digit is evidence that a
+    /// code is right; a read made differently is.
+    /// - zxing-cpp, binarising differently, reads the same code there (confirms), or another code
+    ///   (contradicts: the right one, or several; two decoders reading different codes in one place
+    ///   leave it to the second look);
+    /// - else, for an EAN-13 or UPC-A, the template reader, which models blur and ink spread, fits
+    ///   the code's digit patterns best (confirms) or clearly fits others (contradicts; see
+    ///   `TemplateReader.verdict`).
+    /// One or two small zxing reads per read, and a template fit only where zxing-cpp did not read
+    /// the same code (zxing takes a millisecond on a sharp code, the fit tens).
+    private static func secondOpinion(on reading: BarcodeReading, zxing: [BarcodeReading],
+                                      templates: @autoclosure () -> TemplateEvidence) throws -> TemplateReader.Verdict {
+        if zxing.contains(where: { $0.productKey != reading.productKey }) { return .contradicts }
+        if zxing.contains(where: { $0.productKey == reading.productKey }) { return .confirms }
+        guard reading.symbology == .ean13 || reading.symbology == .upcA else { return .undecided }
+        var evidence = templates()
+        return try evidence.verdict(on: reading)
+    }
+
+    /// True when a linear code ZBar read on the whole photo counts: a second opinion confirms it,
+    /// or, read by `confirmedQuality` lines or more, zxing-cpp does not contradict it. (The template
+    /// reader's verdict on every well-read code cost 10 % of the 12 MP corpus's CPU: only weak
+    /// reads get it.) A code that does not count here is not lost: the candidate regions and the
+    /// second look read it again, differently.
+    private func stands(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) throws -> Bool {
+        guard reading.symbology != .qr else { return true }
         let area = Self.surroundings(of: reading.box, in: pixels)
         let zxing = Self.zxingReads(area, in: pixels, scanners: scanners)
-        if zxing.contains(where: { $0.productKey != reading.productKey }) { return true }
-        guard reading.symbology == .ean13 || reading.symbology == .upcA,
-              !zxing.contains(where: { $0.productKey == reading.productKey }) else { return false }
-        var templates = TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [])
-        return try templates.verdict(on: reading) == .contradicts
+        if reading.quality >= Self.confirmedQuality { return !zxing.contains { $0.productKey != reading.productKey } }
+        return try Self.secondOpinion(on: reading, zxing: zxing,
+                                      templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [])) == .confirms
     }
 
     /// The linear codes zxing-cpp reads in `area` of `pixels`: as it is, else enlarged (zxing-cpp
@@ -113,18 +125,19 @@ final class BarcodeReader: Sendable {
         return []
     }
 
-    /// True when the template reader clearly fits other digit patterns where ZBar read an EAN-13
-    /// or UPC-A in a candidate region, however many lines agreed (turned upright, enlarged and
-    /// smoothed, a blurred code gave ZBar a misread 28 lines agreed on), and zxing-cpp does not
-    /// read the same code there. zxing-cpp is asked first: it reads a sharp code in a millisecond,
-    /// where the fit takes tens.
-    private func templateContradicts(_ reading: BarcodeReading, candidate: BarcodeCandidate, in image: GreyImage,
-                                     scanners: Scanners) throws -> Bool {
-        guard reading.symbology == .ean13 || reading.symbology == .upcA,
-              !Self.zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners).contains(where: { $0.productKey == reading.productKey })
-        else { return false }
-        var templates = TemplateEvidence(pixels: image, candidates: [candidate])
-        return try templates.verdict(on: reading) == .contradicts
+    /// True when a second opinion overrules a code ZBar read in a candidate region (turned upright,
+    /// enlarged and smoothed: a blurred code gave ZBar a misread 28 lines agreed on): it contradicts
+    /// the code, or, for a code the template reader cannot judge (it knows the EAN-13 and UPC-A
+    /// layouts only) read by fewer than `confirmedQuality` lines, zxing-cpp does not confirm it.
+    private func isOverruled(_ reading: BarcodeReading, candidate: BarcodeCandidate, in image: GreyImage,
+                             scanners: Scanners) throws -> Bool {
+        guard reading.symbology != .qr else { return false }
+        let zxing = Self.zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners)
+        switch try Self.secondOpinion(on: reading, zxing: zxing, templates: TemplateEvidence(pixels: image, candidates: [candidate])) {
+        case .contradicts: return true
+        case .confirms: return false
+        case .undecided: return reading.symbology != .ean13 && reading.symbology != .upcA && reading.quality < Self.confirmedQuality
+        }
     }
 
     /// A read's box with room around it for the whole code and its quiet zone: ZBar's box spans the
@@ -160,7 +173,7 @@ final class BarcodeReader: Sendable {
             for candidate in grid.map(pass.candidates(in:)) ?? [] where !tried.contains(where: { $0.box.covers(candidate.box) }) {
                 tried.append(candidate)
                 let readings = try read(candidate, in: pixels, scanners: scanners)
-                    .filter { try !templateContradicts($0, candidate: candidate, in: pixels, scanners: scanners) }
+                    .filter { try !isOverruled($0, candidate: candidate, in: pixels, scanners: scanners) }
                 if readings.isEmpty && max(candidate.box.width, candidate.box.height) <= Self.smallRegionEdge
                     && pixels.lightness(of: candidate.box) <= Self.maximumLightness {
                     unread.append(candidate)
@@ -196,7 +209,7 @@ final class BarcodeReader: Sendable {
                 }
                 for attempt in attempts {
                     let readings = try read(attempt, in: grey, scanners: scanners, fullResolution: true)
-                        .filter { try !templateContradicts($0, candidate: attempt, in: grey, scanners: scanners) }
+                        .filter { try !isOverruled($0, candidate: attempt, in: grey, scanners: scanners) }
                     found += readings.map { $0.placed(at: placed) }
                     if !readings.isEmpty { break }
                 }
@@ -254,14 +267,6 @@ final class BarcodeReader: Sendable {
     }
 }
 
-/// What one photo's barcodes are.
-struct PhotoBarcodes: Equatable {
-    /// The codes that count.
-    var confirmed: [BarcodeReading]
-    /// Linear codes read once by the second look (and nothing confirmed on the photo).
-    var unconfirmed: [BarcodeReading] = []
-}
-
 /// The decoders one photo is read with. The ZBar scanners are made for that photo alone: a scanner
 /// keeps decoder state from image to image, and scanners pooled across photos made a photo's reads
 /// depend, rarely, on which photos a worker had read before it.
@@ -270,7 +275,7 @@ struct Scanners {
     let frame: BarcodeScanner
     /// Regions turned upright: linear symbologies, every third row only.
     let rows: BarcodeScanner
-    /// The second decoder, for photos ZBar read nothing in (stateless).
+    /// The second decoder: the second opinion on ZBar's reads, and a reader where ZBar read nothing (stateless).
     let zxing: ZXingScanner
 
     init(symbologies: Set<Symbology>, frameDensity: Int) {

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""What `ingest`, `zbarimg` and zxing-cpp read on harder copies of the real photos (issue 11).
+
+    bench/perturbed.py [--photos ../shared/realphotos] [--out /tmp/ingest-perturbed]
+                       [--ingest .build/release/ingest] [--workers 2] [--no-references]
+
+The real photos of ../shared/realphotos are the judge of barcode reading, and an independent set of
+real photos checks it again. This is a stand-in for photos the reader was not tuned on: every
+retail, Code 128 and no-barcode photo, each copied eight ways as another phone or moment would
+have taken it (blurred σ 0.9 px, dimmed and flattened, JPEG quality 50, turned 180° or 5°, scaled
+to 70 % or 140 %, padded with a light border), each copy its own set. It prints, per way, the
+retail codes read and the wrong codes (any code on a no-barcode photo, any other code on a photo),
+for ingest and, unless --no-references, zbarimg, zxing-cpp and either of the two, then ingest's
+wrong codes one by one. Needs what bench/realphotos.py needs; `ingest` built in release mode.
+"""
+import argparse
+import os
+import sys
+from collections import defaultdict
+
+from PIL import Image, ImageEnhance, ImageFilter, ImageOps
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import realphotos as rp  # noqa: E402  (load_photos, make_inbox, run_ingest, per_photo, readers)
+
+
+def copies(image):
+    """(way, image, JPEG quality) for each way a photo is copied."""
+    w, h = image.size
+    yield "scale70", image.resize((max(8, round(w * .7)), max(8, round(h * .7))), Image.LANCZOS), 90
+    yield "scale140", image.resize((round(w * 1.4), round(h * 1.4)), Image.BICUBIC), 90
+    yield "jpeg50", image, 50
+    yield "rot180", image.rotate(180), 92
+    yield "tilt5", image.rotate(5, resample=Image.BICUBIC, expand=True, fillcolor=(200, 200, 200)), 92
+    yield "blur", image.filter(ImageFilter.GaussianBlur(0.9)), 92
+    yield "dim", ImageEnhance.Contrast(ImageEnhance.Brightness(image).enhance(0.65)).enhance(0.7), 92
+    yield "pad", ImageOps.expand(image, border=max(4, w // 10), fill=(235, 235, 235)), 92
+
+
+def make_copies(photos, folder):
+    """[(name 'way/file', path, group, key)] of every copy, written to `folder`."""
+    os.makedirs(folder, exist_ok=True)
+    made = []
+    for name, path, group, key in photos:
+        with Image.open(path) as original:
+            image = original.convert("RGB")
+        for way, copy, quality in copies(image):
+            dest = os.path.join(folder, f"{way}__{os.path.splitext(name)[0].replace('#', 'n')}.jpg")
+            copy.save(dest, quality=quality)
+            made.append((f"{way}/{name}", dest, group, key))
+    return made
+
+
+def tally(photos, reads):
+    """{way: [retail read, retail n, wrong]}, [(name, wrong read)]."""
+    per, wrongs = defaultdict(lambda: [0, 0, 0]), []
+    for index, (name, _, group, key) in enumerate(photos):
+        way, found = name.split("/")[0], reads.get(rp.set_name(index), set())
+        bad = sorted(found) if group == "nobarcode" else sorted(r for r in found if not rp.is_correct(group, key, r))
+        if rp.is_retail(group):
+            per[way][0] += any(rp.is_correct(group, key, r) for r in found)
+            per[way][1] += 1
+        per[way][2] += len(bad)
+        wrongs += [(name, r) for r in bad]
+    return per, wrongs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--photos", default=os.path.join(os.path.dirname(rp.ROOT), "shared", "realphotos"))
+    ap.add_argument("--out", default="/tmp/ingest-perturbed")
+    ap.add_argument("--ingest", default=os.path.join(rp.ROOT, ".build", "release", "ingest"))
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--no-references", dest="references", action="store_false")
+    args = ap.parse_args()
+
+    originals = [p for p in rp.load_photos(args.photos) if rp.is_retail(p[2]) or p[2] in ("nobarcode", "code128-1")]
+    photos = make_copies(originals, os.path.join(args.out, "copies"))
+    inbox = os.path.join(args.out, "inbox")
+    rp.make_inbox(photos, inbox)
+    results = {}
+    _, results["ingest"] = rp.run_ingest(args.ingest, inbox, os.path.join(args.out, "work"), args.workers)
+    if args.references:
+        _, results["zbarimg"] = rp.per_photo(rp.zbarimg_read, photos, args.workers)
+        _, results["zxing"] = rp.per_photo(rp.zxing_read, photos, args.workers)
+        results["either"] = {k: results["zbarimg"].get(k, set()) | results["zxing"].get(k, set())
+                             for k in set(results["zbarimg"]) | set(results["zxing"])}
+    ways = [way for way, _, _ in copies(Image.new("RGB", (8, 8)))]
+    print(f"{len(photos)} copies of {len(originals)} photos; retail read / n, wrong codes")
+    print("| reader | " + " | ".join(ways) + " | all |")
+    print("|---|" + "---|" * (len(ways) + 1))
+    for label, reads in results.items():
+        per, _ = tally(photos, reads)
+        cells = [f"{per[w][0]}/{per[w][1]}, {per[w][2]}" for w in ways]
+        total = [sum(per[w][i] for w in ways) for i in range(3)]
+        print(f"| {label} | " + " | ".join(cells) + f" | **{total[0]}/{total[1]}, {total[2]}** |")
+    for name, read in tally(photos, results["ingest"])[1]:
+        print(f"- ingest wrong: {name}: {read[0]} {read[1]}")
+
+
+if __name__ == "__main__":
+    main()
