@@ -94,7 +94,7 @@ extension BarcodeReader {
         /// placed as one or else each half alone, confirms it; else any that contradicts it with
         /// the whole code placed as one does (the halves' freer fit contradicts nothing).
         mutating func verdict(on reading: BarcodeReading) throws -> TemplateReader.Verdict {
-            guard reading.symbology == .ean13 || reading.symbology == .upcA, let code = reading.gtin13 else { return .undecided }
+            guard TemplateReader.symbologies.contains(reading.symbology), let code = reading.gtin13 else { return .undecided }
             let verdicts = try regions().map { TemplateReader.verdict(on: code, $0.ways) }
             if verdicts.contains(.confirms) { return .confirms }
             if try regions(halves: true).contains(where: { TemplateReader.verdict(on: code, $0.ways) == .confirms }) {

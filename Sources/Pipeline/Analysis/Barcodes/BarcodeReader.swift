@@ -92,7 +92,7 @@ final class BarcodeReader: Sendable {
                                       templates: @autoclosure () -> TemplateEvidence) throws -> TemplateReader.Verdict {
         if zxing.contains(where: { $0.productKey != reading.productKey }) { return .contradicts }
         if zxing.contains(where: { $0.productKey == reading.productKey }) { return .confirms }
-        guard reading.symbology == .ean13 || reading.symbology == .upcA else { return .undecided }
+        guard TemplateReader.symbologies.contains(reading.symbology) else { return .undecided }
         var evidence = templates()
         return try evidence.verdict(on: reading)
     }
@@ -136,7 +136,7 @@ final class BarcodeReader: Sendable {
         switch try Self.secondOpinion(on: reading, zxing: zxing, templates: TemplateEvidence(pixels: image, candidates: [candidate])) {
         case .contradicts: return true
         case .confirms: return false
-        case .undecided: return reading.symbology != .ean13 && reading.symbology != .upcA && reading.quality < Self.confirmedQuality
+        case .undecided: return !TemplateReader.symbologies.contains(reading.symbology) && reading.quality < Self.confirmedQuality
         }
     }
 

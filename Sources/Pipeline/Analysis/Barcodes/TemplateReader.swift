@@ -29,6 +29,9 @@ struct TemplateReader {
         var cost: Float
     }
 
+    /// The layouts it knows: it judges and reads these codes only.
+    static let symbologies: Set<Symbology> = [.ean13, .upcA]
+
     /// Lines across the bars: this many, evenly from 15 % to 85 % of the height.
     static let lineCount = 15
     /// A line whose best fit costs more than this per digit crosses no code (or the digits under it).
@@ -36,7 +39,7 @@ struct TemplateReader {
 
     /// The code in `upright` (bars vertical), when it counts on its own and is of `symbologies`:
     /// the whole code placed on each line as one, else each half alone (`ways`).
-    func read(_ upright: GreyImage, symbologies: Set<Symbology> = [.ean13, .upcA]) -> BarcodeReading? {
+    func read(_ upright: GreyImage, symbologies: Set<Symbology> = Self.symbologies) -> BarcodeReading? {
         let asOne = ways(upright)
         guard !asOne.isEmpty,
               let whole = asOne.first.flatMap(Self.accepted) ?? ways(upright, halves: true).first.flatMap(Self.accepted)
@@ -47,7 +50,7 @@ struct TemplateReader {
 
     /// `code` (13 digits) as ZBar would report it with `symbologies` enabled: a UPC-A when it starts
     /// with 0 and UPC-A is enabled, else an EAN-13 when that is; nil when neither is.
-    static func reading(_ code: String, lines: Int, box: PixelBox, symbologies: Set<Symbology> = [.ean13, .upcA]) -> BarcodeReading? {
+    static func reading(_ code: String, lines: Int, box: PixelBox, symbologies: Set<Symbology> = Self.symbologies) -> BarcodeReading? {
         if code.first == "0", symbologies.contains(.upcA) {
             return BarcodeReading(symbology: .upcA, text: String(code.dropFirst()), gtin13: code, quality: lines, box: box)
         }
