@@ -40,13 +40,16 @@ let package = Package(
         .target(name: "CZXingShim", linkerSettings: [.linkedLibrary("ZXing")]),
         // glibc's malloc tuning (mallopt), which Swift's Glibc module does not import.
         .target(name: "CMemory"),
+        // Signal handlers that note a crash's signal in a file, written in C: a handler may call
+        // only async-signal-safe functions, which Swift code cannot promise.
+        .target(name: "CCrashNote"),
 
         // Every call into the C libraries, behind Swift types: no C pointer leaves this target.
         .target(
             name: "Imaging",
             dependencies: [
                 "Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CZXingShim", "CExif", "CCrypto",
-                "CMemory",
+                "CMemory", "CCrashNote",
             ]
         ),
         .target(

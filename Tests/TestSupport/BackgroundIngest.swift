@@ -9,8 +9,8 @@ public final class BackgroundIngest {
     private let outFile: URL
     private let errFile: URL
 
-    /// Starts `ingest` with `arguments` in `folder`.
-    public init(_ arguments: [String], in folder: URL) throws {
+    /// Starts `ingest` with `arguments` in `folder`, with `environment` added to the test's own.
+    public init(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws {
         let name = UUID().uuidString
         outFile = FileManager.default.temporaryDirectory.appendingPathComponent("watch-out-\(name)")
         errFile = FileManager.default.temporaryDirectory.appendingPathComponent("watch-err-\(name)")
@@ -19,6 +19,7 @@ public final class BackgroundIngest {
         process.executableURL = IngestHarness.binary
         process.arguments = arguments
         process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         process.standardOutput = try FileHandle(forWritingTo: outFile)
         process.standardError = try FileHandle(forWritingTo: errFile)
         try process.run()

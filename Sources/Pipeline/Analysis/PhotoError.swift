@@ -11,6 +11,8 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not a sound image of an accepted format within the pixel limit.
     case image(ImageError)
     case changedWhileReading
+    /// The process died while reading it, often enough to blame it (`PhotosInFlight`).
+    case killedTheProcess(String)
     /// Our own code failed (an unexpected error, an outcome never stored): not the file's fault.
     case internalFailure(String)
     /// Its thumbnail could not be written to the library's staging folder: our storage failed, not the file.
@@ -25,6 +27,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let bytes, let limit): "file too large: \(bytes) bytes, the limit is \(limit)"
         case .image(let error): error.description
         case .changedWhileReading: "the file changed while it was read"
+        case .killedTheProcess(let why): why
         case .internalFailure(let why): "internal error: \(why)"
         case .notStaged(let error): "its thumbnail could not be staged: \(error)"
         }

@@ -9,6 +9,10 @@ struct LibraryLayout {
 
     var staging: String { (root as NSString).appendingPathComponent(".staging") }
     var journal: String { (root as NSString).appendingPathComponent(".journal") }
+    /// The photos each worker is reading now (`PhotosInFlight`).
+    var inFlight: String { (root as NSString).appendingPathComponent(".inflight") }
+    /// The photos a process died while reading, until they leave the inbox.
+    var crashes: String { (root as NSString).appendingPathComponent(".crashes") }
     var duplicates: String { (quarantine as NSString).appendingPathComponent("duplicates") }
 
     func originalPath(set: String, file: String) -> String { "originals/\(set)/\(file)" }

@@ -7,7 +7,7 @@ import Logging
 /// Every catalogued original must exist with its catalogued SHA-256, every thumbnail must exist with
 /// its catalogued size, every kept `capture.json` must exist, and every file in the library must be
 /// referenced by a row or held by a delete that can still be undone. Not checked: `.staging`,
-/// `.journal` and the files an unfinished commit's journal names (the next run finishes or undoes
+/// `.journal`, `.inflight`, `.crashes` and the files an unfinished commit's journal names (the next run finishes or undoes
 /// them), the catalogue's own files (`catalog.sqlite*`) and lock files (`*.lock`) at the library's root.
 public final class LibraryVerifier: Sendable {
     /// How closely `verify` looks.
@@ -148,7 +148,7 @@ public final class LibraryVerifier: Sendable {
     private func isUnchecked(_ name: String) -> Bool {
         let catalogueName = (config.catalog as NSString).lastPathComponent
         let catalogueHere = (config.catalog as NSString).deletingLastPathComponent == config.library
-        return name == ".staging" || name == ".journal" || name.hasPrefix("catalog.sqlite") || name.hasSuffix(".lock")
+        return [".staging", ".journal", ".inflight", ".crashes"].contains(name) || name.hasPrefix("catalog.sqlite") || name.hasSuffix(".lock")
             || (catalogueHere && name.hasPrefix(catalogueName))
     }
 }

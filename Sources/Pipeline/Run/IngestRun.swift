@@ -54,12 +54,15 @@ public final class IngestRun: Sendable {
         try committer.recover()
         try FileOperations.makeDirectories(committer.stagingFolder)
         let analyzer = try PhotoAnalyzer(config: config, stagingFolder: committer.stagingFolder, logger: logger)
+        let inFlight = try PhotosInFlight(layout: layout, worker: worker.id, live: worker.liveWorkers(),
+                                          inbox: config.inbox, logger: logger)
+        defer { inFlight.close() }
         let sets = sets.filter { !$0.files.isEmpty || !$0.skipped.isEmpty }
         let photos = sets.reduce(0) { $0 + $1.files.count }
         var run = try catalogue.startRun(inbox: config.inbox, startedAt: Self.timestamp(started))
         logger.info("run started", metadata: ["inbox": "\(config.inbox)", "sets": "\(sets.count)", "photos": "\(photos)"])
 
-        let pass = RunPass(run: self, committer: committer, analyzer: analyzer, runId: run.id,
+        let pass = RunPass(run: self, committer: committer, analyzer: analyzer, inFlight: inFlight, runId: run.id,
                            progress: ProgressCounter(photos: photos, sets: sets.count, started: started))
         for listed in sets {
             guard pass.start(listed) else { break }
@@ -129,13 +132,19 @@ public final class IngestRun: Sendable {
         }
     }
 
-    /// Stage 1: analyses the set's photos on the worker pool, at most `workers` at a time.
-    func analyse(_ set: PhotoSet, on workers: WorkerPool, with analyzer: PhotoAnalyzer,
-                         progress: ProgressCounter) -> SetOutcomes {
+    /// Stage 1: analyses the set's photos on the worker pool, at most `workers` at a time, each
+    /// noted in flight meanwhile; one the process died twice while reading is quarantined unread.
+    func analyse(_ set: PhotoSet, on workers: WorkerPool, with analyzer: PhotoAnalyzer, inFlight: PhotosInFlight,
+                 progress: ProgressCounter) -> SetOutcomes {
         let outcomes = SetOutcomes(files: set.files)
         for (index, file) in set.files.enumerated() {
             workers.start(in: outcomes.analysed) { [self] in
-                outcomes.store(analyzer.analyse(file, catalogued: catalogue.photo(withSHA256:)), at: index)
+                if case .poison(let reason) = inFlight.verdict(on: file) {
+                    logger.error("photo quarantined unread", metadata: ["file": "\(file.setName)/\(file.relativePath)", "reason": "\(reason)"])
+                    outcomes.store(.rejected(file, .killedTheProcess(reason)), at: index)
+                } else {
+                    outcomes.store(inFlight.reading(file) { analyzer.analyse(file, catalogued: catalogue.photo(withSHA256:)) }, at: index)
+                }
                 onProgress(progress.photoDone())
             }
         }

@@ -9,6 +9,7 @@ final class RunPass {
     private let run: IngestRun
     private let committer: SetCommitter
     private let analyzer: PhotoAnalyzer
+    private let inFlight: PhotosInFlight
     private let runId: Int64?
     private let progress: ProgressCounter
     private let state = RunState()
@@ -20,10 +21,12 @@ final class RunPass {
     /// The sets other workers hold, by name: which worker, and until when.
     private var elsewhere: [String: (set: PhotoSet, holder: String, until: Double)] = [:]
 
-    init(run: IngestRun, committer: SetCommitter, analyzer: PhotoAnalyzer, runId: Int64?, progress: ProgressCounter) {
+    init(run: IngestRun, committer: SetCommitter, analyzer: PhotoAnalyzer, inFlight: PhotosInFlight, runId: Int64?,
+         progress: ProgressCounter) {
         self.run = run
         self.committer = committer
         self.analyzer = analyzer
+        self.inFlight = inFlight
         self.runId = runId
         self.progress = progress
         workers = WorkerPool(label: "ingest.analyse", workers: run.config.workers)
@@ -50,7 +53,7 @@ final class RunPass {
             setSlots.signal()
             return true
         }
-        let outcomes = run.analyse(set, on: workers, with: analyzer, progress: progress)
+        let outcomes = run.analyse(set, on: workers, with: analyzer, inFlight: inFlight, progress: progress)
         allCommitted.enter()
         outcomes.analysed.notify(queue: writer) { [run, committer, runId, state, progress, setSlots, allCommitted] in
             defer {
