@@ -28,7 +28,7 @@ extension Ingest {
             do {
                 let counts = try catalogue.backup(to: destination)
                 if !options.quiet {
-                    print("backed up \(counts.captures) captures, \(counts.photos) photos, \(counts.hits) barcode hits to \(destination)")
+                    printEscaped("backed up \(counts.captures) captures, \(counts.photos) photos, \(counts.hits) barcode hits to \(destination)")
                 }
             } catch let error as CatalogError {
                 FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))

@@ -2,7 +2,8 @@ import Catalog
 import Foundation
 
 /// `ingest show` as a person reads it: the capture, its agent, then every photo with its files,
-/// measurements and barcode hits. Paths are absolute, ready to open.
+/// measurements and barcode hits. Paths are absolute, ready to open. Text from the inbox and the
+/// catalogue is escaped for a terminal, each value on its line (`TerminalText`).
 struct CaptureDescription {
     var capture: Capture
     var agent: Agent?
@@ -14,22 +15,24 @@ struct CaptureDescription {
     var text: String {
         var lines = [
             "capture   \(capture.id)",
-            "set       \(capture.setName)",
+            "set       \(safe(capture.setName))",
             "captured  \(capture.capturedAt) (\(capture.timeSource.explanation))",
             "barcode   " + (capture.barcode.map { code in
-                code + " (" + ([capture.symbology?.rawValue, capture.gtin13.map { "GTIN-13 \($0)" }].compactMap { $0 }.joined(separator: ", ")) + ")"
+                safe(code) + " (" + ([capture.symbology?.rawValue, capture.gtin13.map { "GTIN-13 \($0)" }].compactMap { $0 }.joined(separator: ", ")) + ")"
             } ?? "none"),
             "product   " + (product.map { ProductDescription(product: $0, indent: "          ").lines.joined(separator: "\n") }
-                ?? "\(capture.fallbackProductName) (no product data)"),
+                ?? "\(safe(capture.fallbackProductName)) (no product data)"),
             "quality   \(capture.rating.rawValue) (\(Self.number(capture.quality)))",
         ]
         if let agentId = capture.agentId {
             var name = agent?.name ?? capture.agentName ?? agentId
             if let then = capture.agentName, then != name { name += " (at capture: \(then))" }
-            lines.append("agent     \(name) [\(agentId)]")
+            lines.append("agent     \(safe(name)) [\(safe(agentId))]")
         }
-        if let request = capture.requestId { lines.append("request   \(request)") }
-        if let note = capture.note { lines.append("note      " + note.replacingOccurrences(of: "\n", with: "\n          ")) }
+        if let request = capture.requestId { lines.append("request   \(safe(request))") }
+        if let note = capture.note {
+            lines.append("note      " + TerminalText.escapedKeepingLines(note).joined(separator: "\n          "))
+        }
         if let context = capture.contextPath { lines.append("context   \(path(context))") }
         lines.append("added     \(capture.createdAt)")
         lines.append("photos    \(capture.photoCount)")
@@ -42,9 +45,9 @@ struct CaptureDescription {
     private func describe(_ photo: Photo, hits: [BarcodeHit]) -> [String] {
         let camera = [photo.make, photo.model].compactMap { $0 }.joined(separator: " ")
         var lines = [
-            "  \(photo.position + 1). \(photo.originalName)  \(photo.format) \(photo.width)×\(photo.height), "
+            "  \(photo.position + 1). \(safe(photo.originalName))  \(photo.format) \(photo.width)×\(photo.height), "
                 + "\(ByteCountFormatter.string(fromByteCount: photo.byteSize, countStyle: .file))"
-                + (camera.isEmpty ? "" : ", \(camera)"),
+                + (camera.isEmpty ? "" : ", \(safe(camera))"),
             "     taken      \(photo.takenAt) (\(photo.timeSource.explanation))",
             "     original   \(path(photo.originalPath))",
             "     thumbnail  \(path(photo.thumbPath)) (\(photo.thumbWidth)×\(photo.thumbHeight))",
@@ -53,7 +56,7 @@ struct CaptureDescription {
                 + "decode \(photo.decodeConfidence.map(Self.number) ?? "-")",
         ]
         for hit in hits {
-            lines.append("     barcode    \(hit.symbology.rawValue) \(hit.text)" + (hit.gtin13.map { " (GTIN-13 \($0))" } ?? "")
+            lines.append("     barcode    \(hit.symbology.rawValue) \(safe(hit.text))" + (hit.gtin13.map { " (GTIN-13 \($0))" } ?? "")
                 + ", ZBar quality \(hit.quality), at \(hit.x),\(hit.y) \(hit.width)×\(hit.height)")
         }
         if hits.isEmpty { lines.append("     barcode    none") }
@@ -61,7 +64,11 @@ struct CaptureDescription {
     }
 
     private func path(_ relative: String) -> String {
-        (library as NSString).appendingPathComponent(relative)
+        safe((library as NSString).appendingPathComponent(relative))
+    }
+
+    private func safe(_ text: String) -> String {
+        TerminalText.escaped(text)
     }
 
     private static func number(_ value: Double) -> String {

@@ -22,7 +22,7 @@ struct CaptureTable {
                 String(capture.id.prefix(idLength)),
                 Self.readable(capture.capturedAt),
                 Self.cut(capture.setName),
-                capture.barcode ?? "-",
+                TerminalText.escaped(capture.barcode ?? "-"),
                 Self.cut(capture.gtin13.flatMap { products[$0] }.map(ProductDescription.title) ?? capture.fallbackProductName),
                 String(capture.photoCount),
                 capture.rating.rawValue,
@@ -55,7 +55,9 @@ struct CaptureTable {
         return text
     }
 
+    /// `text` escaped for a terminal, cut to `maximumCell` characters.
     private static func cut(_ text: String) -> String {
-        text.count <= maximumCell ? text : text.prefix(maximumCell - 1) + "…"
+        let text = TerminalText.escaped(text)
+        return text.count <= maximumCell ? text : text.prefix(maximumCell - 1) + "…"
     }
 }

@@ -43,9 +43,9 @@ extension Ingest {
                 defer { try? destination.close() }
                 let report = try source.copy(to: destination)
                 guard !options.quiet else { return }
-                print("copied \(source.path) to \(destination.path); row counts and checksums equal")
+                printEscaped("copied \(source.path) to \(destination.path); row counts and checksums equal")
                 for table in report.tables {
-                    print("  " + table.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    printEscaped("  " + table.name.padding(toLength: 12, withPad: " ", startingAt: 0)
                         + String(format: "%10d  ", table.rows) + table.checksum)
                 }
             } catch let error as CatalogError {

@@ -55,15 +55,14 @@ struct CommonOptions: ParsableArguments {
         return CatalogueLocation.isURL(text) ? text : PipelineConfig.resolve(text, against: here)
     }
 
-    /// Sends log lines to standard error at the chosen verbosity; only the executable does this.
-    /// With a `progress` line, log lines are written above it.
+    /// Sends log lines to standard error at the chosen verbosity, escaped for a terminal; only the
+    /// executable does this. With a `progress` line, log lines are written above it.
     func bootstrapLogging(progress: ProgressLine? = nil) -> Logger {
         let level: Logger.Level = quiet ? .error : verbose ? .info : .notice
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
-            guard let progress else { return handler }
-            return ProgressAwareLogHandler(inner: handler, progress: progress)
+            return TerminalLogHandler(inner: handler, progress: progress)
         }
         return Logger(label: "ingest")
     }

@@ -13,7 +13,7 @@ extension ParsableCommand {
         defer { try? catalogue.close() }
         let asked = try correction(catalogue)
         let edit = try refusing { try Corrector(catalogue: catalogue, logger: logger, origin: "cli").apply(asked) }
-        if !options.quiet { print("edit #\(edit.id): \(edit.summary); ingest undo \(edit.id) reverts it") }
+        if !options.quiet { printEscaped("edit #\(edit.id): \(edit.summary); ingest undo \(edit.id) reverts it") }
     }
 
     /// Runs `body`; a correction or an undo it refuses is said on standard error, exit 1.

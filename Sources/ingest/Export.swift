@@ -27,9 +27,13 @@ extension Ingest {
         @Option(help: "Only captures taken from this day (YYYY-MM-DD, UTC) or ISO 8601 time on (CSV only).")
         var since: TimeBound?
 
+        @Flag(help: "Writes every CSV cell as stored, also one a spreadsheet would run as a formula (starting with = + - @).")
+        var rawCells = false
+
         func validate() throws {
             guard (csvPath == nil) != (htmlFolder == nil) else { throw ValidationError("give --csv FILE or --html DIR.") }
             if htmlFolder != nil && since != nil { throw ValidationError("--since filters the CSV export only.") }
+            if htmlFolder != nil && rawCells { throw ValidationError("--raw-cells is for the CSV export only.") }
         }
 
         func run() throws {
@@ -49,7 +53,7 @@ extension Ingest {
                 return
             }
             guard let csvPath else { return }
-            let rows = try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: csvPath, since: since?.seconds)
+            let rows = try CatalogueExporter(catalogue: catalogue, rawCells: rawCells).writeCSV(toPath: csvPath, since: since?.seconds)
             if csvPath != "-" && !options.quiet {
                 FileHandle.standardError.write(Data("exported \(rows) captures to \(csvPath)\n".utf8))
             }

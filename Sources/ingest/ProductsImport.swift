@@ -51,7 +51,7 @@ extension Ingest.Products {
                 throw ExitCode(1)
             }
             progress?.finish()
-            if !options.quiet || report.failure != nil { print(Self.summary(report), terminator: "") }
+            if !options.quiet || report.failure != nil { printEscaped(Self.summary(report), terminator: "") }
             if let failure = report.failure {
                 FileHandle.standardError.write(Data("ingest: \(failure)\n".utf8))
                 throw ExitCode(1)

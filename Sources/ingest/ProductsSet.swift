@@ -49,7 +49,7 @@ extension Ingest.Products {
             let (_, _, catalogue) = try options.openCatalogue()
             defer { try? catalogue.close() }
             let product = try entry.store(in: catalogue)
-            if !options.quiet { print("stored \(ProductDescription.title(product)) for \(product.gtin14) (manual)") }
+            if !options.quiet { printEscaped("stored \(ProductDescription.title(product)) for \(product.gtin14) (manual)") }
         }
     }
 }

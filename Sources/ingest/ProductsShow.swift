@@ -38,7 +38,7 @@ extension Ingest.Products {
             if json { return try printJSON(ProductJSON(product)) }
             let lines = ["product   " + ProductDescription(product: product, indent: "          ").lines.joined(separator: "\n"),
                          "gtin14    \(product.aliasOf ?? product.gtin14) (code \(product.code))"]
-            print(lines.joined(separator: "\n"))
+            printEscaped(lines.joined(separator: "\n"))
         }
     }
 

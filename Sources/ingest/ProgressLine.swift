@@ -7,7 +7,7 @@ import Synchronization
 /// time left — redrawn in place with `\r` at most five times a second.
 ///
 /// Only for terminals: where standard error is a file or a pipe, the log lines tell the progress.
-/// Log lines written meanwhile (through `ProgressAwareLogHandler`) appear above it.
+/// Log lines written meanwhile (through `TerminalLogHandler`) appear above it.
 final class ProgressLine: Sendable {
     /// Redraws closer together than this are skipped (the last one always draws).
     static let minimumInterval = 0.2

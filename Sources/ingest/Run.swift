@@ -43,7 +43,7 @@ extension Ingest {
             let summary = try run.run()
             progress?.finish()
             if !options.quiet || !summary.isClean {
-                print(SummaryPrinter(summary: summary, config: config).text, terminator: "")
+                printEscaped(SummaryPrinter(summary: summary, config: config).text, terminator: "")
             }
             if !summary.isClean { throw ExitCode(1) }
         }

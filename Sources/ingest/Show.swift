@@ -35,7 +35,7 @@ extension Ingest {
             } else {
                 let description = CaptureDescription(capture: capture, agent: capture.agentId.flatMap { agents[$0] },
                                                      product: product, photos: photos, library: config.library)
-                print(description.text, terminator: "")
+                printEscaped(description.text, terminator: "")
             }
         }
     }

@@ -28,13 +28,8 @@ struct SummaryPrinter {
     private func section(_ title: String, _ files: [FileReport]) -> [String] {
         guard !files.isEmpty else { return [] }
         return ["\(title):"] + files.map {
-            "  \(Self.oneLine($0.path)): \($0.reason)" + ($0.keptAt.map { " -> \(Self.oneLine($0))" } ?? "")
+            "  \(TerminalText.escaped($0.path)): \(TerminalText.escaped($0.reason))"
+                + ($0.keptAt.map { " -> \(TerminalText.escaped($0))" } ?? "")
         }
-    }
-
-    /// A file name may hold line breaks and other control characters: shown escaped (`\n`), so that
-    /// every file stays on one line of the summary.
-    static func oneLine(_ text: String) -> String {
-        text.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
     }
 }

@@ -37,11 +37,11 @@ extension Ingest {
             defer { try? catalogue.close() }
             if list {
                 let edits = try catalogue.edits(limit: limit)
-                print(edits.isEmpty ? "no edits" : edits.map(Self.line).joined(separator: "\n"))
+                printEscaped(edits.isEmpty ? "no edits" : edits.map(Self.line).joined(separator: "\n"))
                 return
             }
             let undo = try Self.refusing { try Corrector(catalogue: catalogue, logger: logger, origin: "cli").undo(edit) }
-            if !options.quiet { print("edit #\(undo.id): \(undo.summary); ingest undo \(undo.id) makes it again") }
+            if !options.quiet { printEscaped("edit #\(undo.id): \(undo.summary); ingest undo \(undo.id) makes it again") }
         }
 
         /// `#12  2026-11-24T10:03:07.123Z  cli  merge  merged 2 captures into 3f2a1b2c (7 photos)  [undone by #13]`

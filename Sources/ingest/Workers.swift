@@ -24,11 +24,11 @@ extension Ingest {
             defer { try? catalogue.close() }
             guard config.catalogLocation.isShared else {
                 let holder = LibraryLock.holder(library: config.library)
-                print("SQLite catalogue \(catalogue.path): one worker at a time, holding \(LibraryLock.path(library: config.library))")
-                print(holder.map { "worker: process \($0)" } ?? "no worker now")
+                printEscaped("SQLite catalogue \(catalogue.path): one worker at a time, holding \(LibraryLock.path(library: config.library))")
+                printEscaped(holder.map { "worker: process \($0)" } ?? "no worker now")
                 return
             }
-            print(Self.table(try catalogue.workers()), terminator: "")
+            printEscaped(Self.table(try catalogue.workers()), terminator: "")
         }
 
         /// One line per worker, then one per claim, indented.

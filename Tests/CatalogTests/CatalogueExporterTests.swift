@@ -12,9 +12,10 @@ final class CatalogueExporterTests: CatalogueTestCase {
     }
 
     /// Exports to a file and parses it back: header row and one dictionary per data row.
-    private func exportAndParse(_ catalogue: Catalogue, since: Double? = nil) throws -> (header: [String], rows: [[String: String]]) {
+    private func exportAndParse(_ catalogue: Catalogue, since: Double? = nil, rawCells: Bool = false)
+        throws -> (header: [String], rows: [[String: String]]) {
         let path = folder.appendingPathComponent("export.csv").path
-        let written = try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path, since: since)
+        let written = try CatalogueExporter(catalogue: catalogue, rawCells: rawCells).writeCSV(toPath: path, since: since)
         let reader = try CSVReader(string: try String(contentsOfFile: path, encoding: .utf8), hasHeaderRow: true)
         let header = try XCTUnwrap(reader.headerRow)
         var rows: [[String: String]] = []
@@ -47,6 +48,20 @@ final class CatalogueExporterTests: CatalogueTestCase {
                 "product_name": "Product (2023-11-14 23:13)", "brands": "", "quantity": "", "energy_kcal_100g": "",
                 "nutriscore_grade": "", "nutrition_source": "",
             ]])
+        }
+    }
+
+    func testWriteCSV_cellsASpreadsheetWouldRunAsFormulas_areNeutralised_unlessRawCells() {
+        onEveryBackend { catalogue in
+            let names = ["=HYPERLINK(\"http://x\",\"y\")", "+1", "-2+3", "@SUM(A1)", "\tcell", "plain = text"]
+            let captures = names.enumerated().map { index, name in makeCapture(id: "c\(index)", setName: name, photoCount: 1) }
+            let photos = captures.enumerated().map { index, capture in
+                makePhoto(id: "p\(index)", captureId: capture.id, position: 0, seed: index + 1)
+            }
+            try catalogue.commit(CommittedSet(captures: captures, photos: photos, hits: []))
+            let shown = try exportAndParse(catalogue).rows.map { $0["set_name"] ?? "" }
+            XCTAssertEqual(Set(shown), Set(names.map { $0 == "plain = text" ? $0 : "'" + $0 }))
+            XCTAssertEqual(Set(try exportAndParse(catalogue, rawCells: true).rows.map { $0["set_name"] ?? "" }), Set(names))
         }
     }
 

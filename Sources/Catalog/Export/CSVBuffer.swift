@@ -4,11 +4,18 @@ struct CSVBuffer {
     private(set) var bytes: [UInt8] = []
     /// The size from which the bytes should be taken.
     let chunkSize: Int
+    /// Whether a field that a spreadsheet would run as a formula is written with a `'` before it.
+    let neutralisesFormulas: Bool
 
-    init(chunkSize: Int) {
+    init(chunkSize: Int, neutralisesFormulas: Bool = true) {
         self.chunkSize = chunkSize
+        self.neutralisesFormulas = neutralisesFormulas
         bytes.reserveCapacity(chunkSize + 4096)
     }
+
+    /// What a field starts with when a spreadsheet takes it for a formula (`=`, `+`, `-`, `@`, and a
+    /// tab or carriage return before one), as OWASP's advice on CSV injection lists them.
+    static let formulaStarts: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 9, 13]
 
     /// True when the buffer holds a chunk's worth.
     var isFull: Bool { bytes.count >= chunkSize }
@@ -27,6 +34,13 @@ struct CSVBuffer {
     }
 
     private mutating func append(field: String) {
+        guard neutralisesFormulas, let first = field.utf8.first, Self.formulaStarts.contains(first) else {
+            return append(quoting: field)
+        }
+        append(quoting: "'" + field)
+    }
+
+    private mutating func append(quoting field: String) {
         let utf8 = field.utf8
         let needsQuotes = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
         guard needsQuotes else { return bytes.append(contentsOf: utf8) }

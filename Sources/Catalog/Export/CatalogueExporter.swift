@@ -3,6 +3,8 @@ import Foundation
 /// Writes the catalogue as CSV, one row per capture, for spreadsheets and shop imports.
 ///
 /// Fields are quoted per RFC 4180 when they hold a comma, a quote or a line break; lines end in LF.
+/// A field a spreadsheet would run as a formula (it starts with `=`, `+`, `-` or `@`: a set named
+/// `=HYPERLINK(…)`) is written with a `'` before it unless `rawCells` is set.
 /// Columns are `header`; list columns (`photos`, `originals`, `thumbnails`) join the capture's
 /// photos in position order with `;`. Rows are ordered by set name, capture time, then id.
 /// Columns are only ever appended, never reordered: readers such as `score.py` go by name.
@@ -22,10 +24,12 @@ public struct CatalogueExporter: Sendable {
     static let listSeparator = ";"
 
     private let catalogue: Catalogue
+    private let rawCells: Bool
 
-    /// An exporter reading from `catalogue`.
-    public init(catalogue: Catalogue) {
+    /// An exporter reading from `catalogue`; with `rawCells`, every field as it is stored, formulas too.
+    public init(catalogue: Catalogue, rawCells: Bool = false) {
         self.catalogue = catalogue
+        self.rawCells = rawCells
     }
 
     /// Writes the header and one row per capture taken at or after `since` (seconds since 1970; nil
@@ -72,7 +76,7 @@ public struct CatalogueExporter: Sendable {
 
     /// The CSV, in chunks of about 64 KB passed to `output`; returns the number of capture rows.
     private func write(since: Double?, to output: ([UInt8]) throws -> Void) throws -> Int {
-        var buffer = CSVBuffer(chunkSize: 1 << 16)
+        var buffer = CSVBuffer(chunkSize: 1 << 16, neutralisesFormulas: !rawCells)
         buffer.append(row: Self.header)
         let agents = try catalogue.agents()
         var rows = 0
