@@ -31,6 +31,22 @@ final class CatalogueBackupTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: folder + "/copy.sqlite", encoding: .utf8), "keep")
     }
 
+    func testBackup_intoAFolderThatIsNotThere_saysSo_namingNoTemporaryFile() throws {
+        let cases = [
+            (folder + "/no/such/copy.sqlite", "its folder \(folder)/no/such does not exist"),
+            (folder + "/catalog.sqlite/copy.sqlite", "\(folder)/catalog.sqlite is not a folder"),
+            (folder, "it is a folder; name a file"),
+        ]
+        for (destination, reason) in cases {
+            XCTAssertThrowsError(try catalogue.backup(to: destination)) { error in
+                guard case .backupFailed(let path, let said)? = error as? CatalogError else { return XCTFail("\(error)") }
+                XCTAssertEqual(path, destination)
+                XCTAssertEqual(said, reason)
+                XCTAssertFalse("\(error)".contains(".partial-"), "\(error)")
+            }
+        }
+    }
+
     func testBackup_whileAnotherConnectionCommits_isOneConsistentSnapshot() throws {
         let writer = try Catalogue(path: folder + "/catalog.sqlite", logger: testLogger)
         let done = DispatchSemaphore(value: 0)

@@ -154,10 +154,11 @@ final class CatalogueExporterTests: CatalogueTestCase {
         onEveryBackend { catalogue in
             let path = folder.appendingPathComponent("missing/export.csv").path
             XCTAssertThrowsError(try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path)) { error in
-                guard case let .exportFailed(reportedPath, _)? = error as? CatalogError else {
+                guard case let .exportFailed(reportedPath, reason)? = error as? CatalogError else {
                     return XCTFail("expected exportFailed, got \(error)")
                 }
                 XCTAssertEqual(reportedPath, path)
+                XCTAssertEqual(reason, "its folder \(folder.appendingPathComponent("missing").path) does not exist")
             }
         }
     }

@@ -101,6 +101,21 @@ final class AgentContextTests: XCTestCase {
         XCTAssertTrue(try work.catalogue().agents().isEmpty)
     }
 
+    func testRun_sidecarThatIsAFolder_isReportedAsUnusable_andWhatItHoldsIsNotTakenForPhotos() throws {
+        let work = try SampleLibrary(for: self)
+        let folder = work.inbox.appendingPathComponent("single-product/capture.json")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: work.inbox.appendingPathComponent("no-barcode/IMG_0011.jpg"),
+                                         to: folder.appendingPathComponent("IMG_9999.jpg"))
+        let run = try work.ingest(["run"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stdout.hasPrefix("sets 5, captures 7, photos 17,"), "the photo in it is not ingested: \(run.stdout)")
+        XCTAssertTrue(run.stdout.contains("capture.json not used"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("single-product/capture.json: cannot be used: not a regular file"), run.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("IMG_9999.jpg").path),
+                      "left where it was")
+    }
+
     func testExport_noteWithCommaQuoteAndNewlines_survivesPythonsCSVReader() throws {
         let work = try SampleLibrary(for: self)
         let note = "top shelf, left of the \"SALE\" sign\nsecond line\r\nthird, with ; too"

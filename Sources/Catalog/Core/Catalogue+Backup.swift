@@ -7,8 +7,8 @@ extension Catalogue {
     /// it, which is then opened and checked (integrity, migrations), flushed and renamed into place.
     /// Returns the copy's counts. Throws `CatalogError.backupFailed`.
     public func backup(to destination: String) throws -> (captures: Int, photos: Int, hits: Int) {
-        guard !FileManager.default.fileExists(atPath: destination) else {
-            throw CatalogError.backupFailed(path: destination, reason: "it exists already; name a new file")
+        if let problem = NewFileDestination.problem(destination) {
+            throw CatalogError.backupFailed(path: destination, reason: problem)
         }
         let folder = (destination as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/.\((destination as NSString).lastPathComponent).partial-\(UUID().uuidString.prefix(8))"

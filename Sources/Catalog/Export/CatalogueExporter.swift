@@ -53,6 +53,9 @@ public struct CatalogueExporter: Sendable {
     @discardableResult
     public func writeCSV(toPath path: String, since: Double? = nil) throws -> Int {
         if path == "-" { return try write(since: since) { try Self.write($0, to: STDOUT_FILENO, path: path) } }
+        if let problem = NewFileDestination.problem(path, mayReplace: true) {
+            throw CatalogError.exportFailed(path: path, reason: problem)
+        }
         let folder = (path as NSString).deletingLastPathComponent
         let temporary = (folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).partial-\(UUID().uuidString.prefix(8))"
         let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -66,7 +66,9 @@ public struct PhotoSet: Sendable {
                 ignored.append(relative)
             } else if !entry.isUTF8 {
                 skipped.append(FileReport(path: "\(name)/\(relative)", reason: Self.notUTF8, keptAt: path))
-            } else if depth == 0 && entry.name == CaptureContext.fileName && !entry.isDirectory {
+            } else if depth == 0 && entry.name == CaptureContext.fileName {
+                // Whatever it is: a folder of that name is reported as the unusable sidecar it is
+                // (`CaptureContext.load`), never taken for a folder of photos.
                 contextFile = path
             } else if entry.isDirectory {
                 guard depth + 1 < Self.maximumDepth else {
