@@ -85,4 +85,46 @@ final class CorrectionCommandTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertEqual(try work.catalogue().capture(id: id)?.gtin13, "4006381333931")
     }
+
+    func testCorrections_whileARunCommitsSets_leaveCatalogueAndLibraryConsistent() throws {
+        // Corrections take no library lock (they would wait for a watch forever): each is one
+        // transaction over rows the run does not touch, so run and corrections may interleave.
+        let work = try ingestedSamples()
+        let corpus = work.folder.appendingPathComponent("corpus")
+        XCTAssertTrue(IngestHarness.generateCorpus(into: corpus, ["--sets", "10", "--seed", "9", "--width", "640", "--height", "480",
+                                                                   "--no-duplicates"]), "gen_corpus.py (needs ../shared)")
+        try IngestHarness.shell("mv corpus/inbox/* inbox/ && rm -r corpus", in: work.folder)
+        let catalogue = try work.catalogue()
+        let single = try XCTUnwrap(try catalogue.captures(matching: CaptureFilter(setName: "single-product")).first)
+        let lonely = try XCTUnwrap(try catalogue.captures(matching: CaptureFilter(setName: "no-barcode")).first)
+        let rotated = try XCTUnwrap(try catalogue.captures(matching: CaptureFilter(setName: "rotated-and-formats")).first)
+        let before = try layout(catalogue)
+
+        let run = try BackgroundIngest(["run", "--quiet"], in: work.folder)
+        var rounds = 0
+        var duringRun = 0
+        repeat {
+            let photo = try XCTUnwrap(try catalogue.photos(ofCapture: single.id).last)
+            let corrections: [[String]] = [
+                ["merge", single.id, lonely.id], ["split", single.id, "--at", "4"], ["undo"], ["undo"],
+                ["set-barcode", rotated.id, "96385074"], ["move", photo.id, "--to", rotated.id], ["undo"], ["undo"],
+                ["delete", lonely.id], ["undo"],
+            ]
+            for arguments in corrections {
+                let outcome = try work.ingest(arguments)
+                XCTAssertEqual(outcome.status, 0, "\(arguments) beside the run: \(outcome.stderr)")
+                if run.exitStatus(within: 0) == nil { duringRun += 1 }
+            }
+            rounds += 1
+        } while run.exitStatus(within: 0) == nil && rounds < 50
+        XCTAssertTrue([0, 1].contains(run.exitStatus(within: 120)), run.stderr)
+        XCTAssertGreaterThan(duringRun, 0, "corrections ran while the run committed sets")
+
+        XCTAssertEqual(try layout(catalogue).filter { before[$0.key] != nil }, before, "every correction undone")
+        XCTAssertEqual(IngestHarness.files(under: work.inbox).filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }, [],
+                       "the run ingested every set")
+        XCTAssertEqual(try IngestHarness.libraryProblems(in: work.folder), [])
+        let verify = try work.ingest(["verify"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+    }
 }
