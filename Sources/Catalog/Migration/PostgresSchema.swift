@@ -16,6 +16,10 @@ enum PostgresSchema {
         ("v6-workers", v6Workers),
         ("v7-edits", v7Edits),
         ("v8-search", SearchSchema.postgres),
+        // PostgreSQL's triggers call `ingest_fold`, a SQL function of its own schema, which psql
+        // and every other client have: nothing to change (SQLite's v9 removes a function only
+        // ingest's connections had from its triggers).
+        ("v9-search-sql-fold", "SELECT 1"),
     ]
 
     /// Runs, captures, photos, barcode hits (SQLite's `v1`), and `ingest_fold`, which SQLite
