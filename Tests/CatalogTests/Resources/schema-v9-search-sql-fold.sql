@@ -245,7 +245,7 @@ CREATE TRIGGER capture_inserted_search AFTER INSERT ON capture BEGIN
         SELECT char(31) || coalesce(lower(p.name), '') || char(31) || coalesce(lower(p.brands), '')
         FROM product p WHERE p.gtin14 = '0' || new.gtin13), ''));
     UPDATE capture_text SET unfolded = 1
-    WHERE capture_id IN (SELECT new.id) AND length(text) <> length(CAST(text AS BLOB));
+    WHERE capture_id = new.id AND length(text) <> length(CAST(text AS BLOB));
 END;
 
 -- trigger capture_text_deleted
@@ -272,7 +272,7 @@ CREATE TRIGGER capture_updated_search AFTER UPDATE OF id, set_name, barcode, gti
         FROM product p WHERE p.gtin14 = '0' || new.gtin13), '')
         WHERE capture_id = old.id;
     UPDATE capture_text SET unfolded = 1
-    WHERE capture_id IN (SELECT new.id) AND length(text) <> length(CAST(text AS BLOB));
+    WHERE capture_id = new.id AND length(text) <> length(CAST(text AS BLOB));
 END;
 
 -- trigger product_deleted_search
