@@ -48,6 +48,15 @@ final class ProgressLine: Sendable {
         }
     }
 
+    /// Prints `line` on standard output now, with the progress line out of its way: both may be the
+    /// same terminal.
+    func print(_ line: String) {
+        interrupting {
+            Swift.print(line)
+            fflush(nil)
+        }
+    }
+
     /// Erases the line for good, before the command prints its result.
     func finish() {
         state.withLock { state in

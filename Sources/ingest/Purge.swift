@@ -27,12 +27,11 @@ extension Ingest {
             defer { libraryLock?.release() }
             defer { try? catalogue.close() }
             let cutoff = before.map { Corrector.now(Date(timeIntervalSince1970: $0.seconds)) }
-            let purge = try HeldFilePurger(config: config, catalogue: catalogue, logger: logger).purge(madeBefore: cutoff)
-            if !options.quiet { print("purged \(purge.removedFiles.count) files of deleted captures") }
-            guard purge.leftFiles.isEmpty else {
-                print(purge.leftFiles.map { "left in the library: \($0.path): \($0.reason)" }.joined(separator: "\n"))
-                throw ExitCode(1)
+            let purge = try HeldFilePurger(config: config, catalogue: catalogue, logger: logger).purge(madeBefore: cutoff) {
+                print("left in the library: \($0.path): \($0.reason)")
             }
+            if !options.quiet { print("purged \(purge.removed) files of deleted captures") }
+            if purge.left > 0 { throw ExitCode(1) }
         }
     }
 }

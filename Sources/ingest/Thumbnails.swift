@@ -8,7 +8,7 @@ extension Ingest {
     struct Thumbnails: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Makes thumbnails anew from the originals in the library.",
-            discussion: "Each thumbnail is replaced atomically. Exit codes: 0 all made; 1 some failed; 64 usage error; 75 another ingest holds the library."
+            discussion: "Each thumbnail is replaced atomically; one that cannot be made is printed as it fails, the totals last. Exit codes: 0 all made; 1 some failed; 64 usage error; 75 another ingest holds the library."
         )
 
         @OptionGroup var options: CommonOptions
@@ -39,15 +39,18 @@ extension Ingest {
                 progress?.update(update)
                 milestones?.record(update)
             }
-            let report = regenerate
-                ? try thumbnailer.regenerateThumbnails(width: width)
-                : try thumbnailer.makeMissingThumbnails(width: width)
-            progress?.finish()
-            if !options.quiet || !report.failed.isEmpty {
-                print("thumbnails made \(report.made), failed \(report.failed.count), seconds \(String(format: "%.1f", report.seconds))")
-                print(report.failed.map { "  \($0.path): \($0.reason)" }.joined(separator: "\n"), terminator: report.failed.isEmpty ? "" : "\n")
+            let printFailure = { (failure: FileReport) in
+                let line = "  \(failure.path): \(failure.reason)"
+                if let progress { progress.print(line) } else { print(line) }
             }
-            if !report.failed.isEmpty { throw ExitCode(1) }
+            let report = regenerate
+                ? try thumbnailer.regenerateThumbnails(width: width, onFailure: printFailure)
+                : try thumbnailer.makeMissingThumbnails(width: width, onFailure: printFailure)
+            progress?.finish()
+            if !options.quiet || report.failed > 0 {
+                print("thumbnails made \(report.made), failed \(report.failed), seconds \(String(format: "%.1f", report.seconds))")
+            }
+            if report.failed > 0 { throw ExitCode(1) }
         }
     }
 }

@@ -14,7 +14,7 @@ extension Ingest {
                 instead of reading files; --sample N checks N photos picked at random and states how many of all \
                 the photos may have a problem, with 95% confidence. --repair makes missing or wrong thumbnails anew \
                 and moves unreferenced files to <quarantine>/unreferenced/ (it never deletes); a missing or changed \
-                original cannot be repaired. Exit codes: 0 the library matches, or was fully repaired; 1 something \
+                original cannot be repaired. Each problem is printed as it is found, the totals last. Exit codes: 0 the library matches, or was fully repaired; 1 something \
                 is still wrong; 64 usage error; 75 another ingest holds the library.
                 """
         )
@@ -51,12 +51,11 @@ extension Ingest {
             let verifier = LibraryVerifier(config: config, catalogue: catalogue, logger: logger, thumbnailWidth: width) {
                 progress?.update($0)
             }
-            var report = try verifier.verify(quick ? .quick : sample.map { .sample($0) } ?? .full)
+            let printer = LibraryReportPrinter(progress: progress, quiet: options.quiet)
+            let report = try verifier.verify(quick ? .quick : sample.map { .sample($0) } ?? .full, repairing: repair,
+                                             onProblem: printer.print)
             progress?.finish()
-            if repair { report = try verifier.repair(report) }
-            if !options.quiet || !report.isClean {
-                print(LibraryReportPrinter(report: report).text, terminator: "")
-            }
+            printer.finish(report)
             if !report.isClean { throw ExitCode(1) }
         }
     }

@@ -23,13 +23,20 @@ final class CatalogueMigrationTests: XCTestCase {
             .appendingPathComponent("Resources/\(name).sql"), encoding: .utf8)
     }
 
+    /// A database queue with `ingest_fold`, as every connection of ingest has it.
+    private func queueWithFold(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(function: SQLiteStore.foldFunction) }
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
     /// A catalogue file migrated up to `version` and given the rows `sql` inserts, as an ingest of
     /// that version left it.
     private func databaseMade(upTo version: String, rows sql: String) throws -> String {
         let path = try makeDatabasePath()
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
-        let queue = try DatabaseQueue(path: path)
+        let queue = try queueWithFold(path)
         try Catalogue.migrator.migrate(queue, upTo: version)
         try queue.write { db in try db.execute(sql: sql) }
         return path
@@ -62,10 +69,54 @@ final class CatalogueMigrationTests: XCTestCase {
     }
 
     func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
-        // schema-v8-search.sql is what v8-search made when it was written; it must not drift either.
+        // schema-v9-search-sql-fold.sql is what v9-search-sql-fold made when it was written; it must
+        // not drift either.
         let path = try makeDatabasePath()
         try Catalogue(path: path, logger: testLogger).close()
-        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v8-search"))
+        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v9-search-sql-fold"))
+    }
+
+    func testMigrateUpToV8_makesExactlyTheSchemaV8SearchMade() throws {
+        let queue = try queueWithFold(try makeTemporaryFolder() + "/v8.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v8-search")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v8-search"))
+    }
+
+    func testMigrateV8ToV9_searchedTextIsKeptAndNoTriggerCallsIngestFold() throws {
+        let path = try databaseMade(upTo: "v8-search", rows: """
+            INSERT INTO capture (id, set_name, barcode, symbology, gtin13, captured_at, captured_utc, time_source,
+                                 photo_count, quality, rating, created_at)
+                VALUES ('c1', 'Épicerie', '955812235532', 'UPC-A', '0955812235532', '2026-11-21T14:03:09+01:00', 1,
+                        'exif', 1, 0.5, 'Good', 't'),
+                       ('c2', 'aisle', NULL, NULL, NULL, '2026-11-21T14:04:09+01:00', 2, 'exif', 1, 0.5, 'Good', 't');
+            INSERT INTO product (gtin14, code, name, brands, source)
+                VALUES ('00955812235532', '955812235532', 'Peanut butter', 'Crème Co', 'off');
+            """)
+        let (before, names) = try DatabaseQueue(path: path).read { db in
+            (try String.fetchAll(db, sql: "SELECT text FROM capture_text ORDER BY id"),
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"))
+        }
+        let catalogue = try Catalogue(path: path, logger: testLogger)
+        defer { try? catalogue.close() }
+        XCTAssertEqual(try catalogue.read { db in try db.column(String.self, "SELECT text FROM capture_text ORDER BY id") }, before)
+        XCTAssertEqual(try catalogue.read { db in
+            try db.column(String.self, "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+        }, names, "the same triggers, made anew")
+        let triggers = try catalogue.read { db in try db.column(String.self, "SELECT sql FROM sqlite_master WHERE type = 'trigger'") }
+        XCTAssertFalse(triggers.contains { $0.contains("ingest_fold") }, "\(triggers)")
+        // Written by a connection without ingest_fold, as SQLite's CLI is.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE capture SET set_name = 'Crémerie' WHERE id = 'c2'")
+            try db.execute(sql: "UPDATE product SET name = 'Almond butter' WHERE gtin14 = '00955812235532'")
+        }
+        let reopened = try Catalogue(path: path, logger: testLogger)
+        defer { try? reopened.close() }
+        let found = { (term: String) in try reopened.captures(matching: CaptureFilter(search: term)).map(\.id) }
+        XCTAssertEqual(try found("cremerie"), ["c2"])
+        XCTAssertEqual(try found("almond"), ["c1"])
+        XCTAssertEqual(try found("peanut"), [])
+        XCTAssertEqual(try found("creme co"), ["c1"])
+        XCTAssertEqual(try found("epicerie"), ["c1"])
     }
 
     func testMigrateUpToV6_makesExactlyTheSchemaV6WorkersMade() throws {
@@ -222,7 +273,7 @@ final class CatalogueMigrationTests: XCTestCase {
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
         XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products", "v6-workers",
-                                                   "v7-edits", "v8-search"])
+                                                   "v7-edits", "v8-search", "v9-search-sql-fold"])
         XCTAssertEqual(try catalogue.store.appliedMigrations(), Set(Catalogue.schemaVersions))
     }
 

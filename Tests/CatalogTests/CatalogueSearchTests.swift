@@ -155,4 +155,84 @@ final class CatalogueSearchTests: CatalogueTestCase {
             }
         }
     }
+
+    /// Rows of `capture_text` whose text is not what `ingest_fold` makes of their capture now, or
+    /// that wait to be folded: none, whenever ingest's own transactions have committed.
+    private func stale(_ catalogue: Catalogue) throws -> Int {
+        try catalogue.read { db in
+            try db.scalar(Int.self, """
+                SELECT count(*) FROM capture_text t JOIN capture c ON c.id = t.capture_id
+                WHERE t.unfolded OR t.text <> \(SearchSchema.text(of: "c", .sqlite))
+                """) ?? -1
+        }
+    }
+
+    func testSearchText_ofEveryCaptureIngestWrites_isFoldedByTheTimeItCommits() throws {
+        let catalogue = try makeCatalogue(on: .sqlite)
+        defer { try? catalogue.close() }
+        try fillBulk(catalogue)
+        try catalogue.commit(makeSet(captureId: "greek", setName: "ΟΔΥΣΣΕΥΣ Straße ﬁne", firstSeed: 5000))
+        XCTAssertEqual(try catalogue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM capture_text") }, 1201)
+        XCTAssertEqual(try stale(catalogue), 0)
+        XCTAssertEqual(try found(Catalogue.fold("ΟΔΥΣΣΕΥΣ"), catalogue), ["greek"])
+    }
+
+    func testSQLiteLower_ofEveryASCIIText_isCatalogueFold() throws {
+        // v9's triggers fold with SQLite's lower(): exact for ASCII, and only for ASCII.
+        let catalogue = try makeCatalogue(on: .sqlite)
+        defer { try? catalogue.close() }
+        var generator = SystemRandomNumberGenerator()
+        let ascii = (1 ..< 128).map { String(UnicodeScalar(UInt8($0))) }
+        let texts = ascii + [ascii.joined()] + (0 ..< 2000).map { _ in
+            (0 ..< Int.random(in: 1 ... 30, using: &generator)).map { _ in ascii.randomElement(using: &generator)! }.joined()
+        }
+        for text in texts {
+            let lowered = try catalogue.read { db in try db.scalar(String.self, "SELECT lower(?)", [text.sqlValue]) }
+            XCTAssertEqual(lowered, Catalogue.fold(text), "\(text.unicodeScalars.map(\.value))")
+        }
+        for text in ["Épicerie", "Straße", "Crème", "ΟΔΥΣΣΕΥΣ"] {
+            XCTAssertNotEqual(try catalogue.read { db in try db.scalar(String.self, "SELECT lower(?)", [text.sqlValue]) },
+                              Catalogue.fold(text), "\(text): folded by ingest after the trigger")
+        }
+    }
+
+    func testSQLite3CLI_writesCapturesAndProducts_andIngestFindsThemFolded() throws {
+        let path = try makeTemporaryFolder() + "/catalog.sqlite"
+        var catalogue = try Catalogue(path: path, logger: testLogger)
+        try catalogue.commit(makeSet(captureId: "a", setName: "aisle-4", firstSeed: 1, capturedUTC: 100))
+        try catalogue.commit(makeSet(captureId: "b", setName: "Épicerie", firstSeed: 10, capturedUTC: 200))
+        try catalogue.commit(makeSet(captureId: "c", setName: "aisle-6", firstSeed: 20, capturedUTC: 300))
+        try catalogue.close()
+
+        // An administrator's fixes with SQLite's own CLI, which has no ingest_fold: set names, a
+        // delete (its photos go by the foreign key's cascade, which the CLI leaves off unless asked),
+        // a product added and renamed.
+        let cli = try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/sqlite3"), [path, """
+            PRAGMA foreign_keys = ON;
+            UPDATE capture SET set_name = 'Back Room' WHERE id = 'a';
+            UPDATE capture SET set_name = 'Crèmerie du Coin' WHERE id = 'b';
+            DELETE FROM capture WHERE id = 'c';
+            INSERT INTO product (gtin14, code, name, brands, source) VALUES ('04006381333931', '4006381333931', 'Marker', 'ACME', 'manual');
+            UPDATE product SET name = 'Highlighter Pen' WHERE gtin14 = '04006381333931';
+            """], in: URL(fileURLWithPath: NSTemporaryDirectory()))
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        XCTAssertEqual(cli.stderr, "")
+        let asCLILeftIt = try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/sqlite3"), [path, """
+            SELECT capture_id, unfolded FROM capture_text ORDER BY capture_id;
+            INSERT INTO capture_text_index (capture_text_index) VALUES ('integrity-check');
+            PRAGMA integrity_check;
+            """], in: URL(fileURLWithPath: NSTemporaryDirectory()))
+        XCTAssertEqual(asCLILeftIt.stdout, "a|0\nb|1\nok\n", "ASCII exact at once; the accented row waits for ingest")
+
+        catalogue = try Catalogue(path: path, logger: testLogger)
+        defer { try? catalogue.close() }
+        XCTAssertEqual(try stale(catalogue), 0, "folded when ingest opened it")
+        XCTAssertEqual(try found("back room", catalogue), ["a"])
+        XCTAssertEqual(try found("cremerie", catalogue), ["b"])
+        XCTAssertEqual(try found("highlighter pen", catalogue), ["b", "a"], "both captures have the product's code")
+        XCTAssertEqual(try found("marker", catalogue), [])
+        XCTAssertEqual(try found("aisle", catalogue), [])
+        XCTAssertEqual(try catalogue.captures().map(\.id), ["b", "a"])
+        XCTAssertEqual(try catalogue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM photo WHERE capture_id = 'c'") }, 0)
+    }
 }

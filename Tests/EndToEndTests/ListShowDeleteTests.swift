@@ -167,7 +167,7 @@ final class ListShowDeleteTests: XCTestCase {
 
         let verify = try work.ingest(["verify"])
         XCTAssertEqual(verify.status, 1)
-        for orphan in orphans { XCTAssertTrue(verify.stdout.contains("unreferenced file  \(orphan)"), verify.stdout) }
+        for orphan in orphans { XCTAssertTrue(verify.stdout.contains("unreferenced file     \(orphan)"), verify.stdout) }
         XCTAssertEqual(try work.ingest(["verify", "--repair"]).status, 0)
         for orphan in orphans {
             XCTAssertFalse(FileManager.default.fileExists(atPath: work.library.appendingPathComponent(orphan).path))

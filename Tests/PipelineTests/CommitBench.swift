@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Logging
+import Synchronization
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
@@ -94,7 +95,11 @@ final class CommitBench {
 
     /// What `ingest verify` would report.
     func verify() throws -> [LibraryProblem] {
-        try LibraryVerifier(config: config, catalogue: catalogue, logger: logger).verify().problems
+        let problems = Mutex<[LibraryProblem]>([])
+        _ = try LibraryVerifier(config: config, catalogue: catalogue, logger: logger).verify { problem in
+            problems.withLock { $0.append(problem) }
+        }
+        return problems.withLock { $0 }
     }
 
     /// The absolute path of `relative` below the work folder.

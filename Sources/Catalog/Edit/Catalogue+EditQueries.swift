@@ -30,22 +30,23 @@ extension Catalogue {
         try read { db in Set(try db.column(String.self, "SELECT path FROM held_file")) }
     }
 
-    /// Lets go of the files held by edits made before `madeBefore` (ISO 8601 UTC; nil: all), in one
-    /// transaction: those edits can no longer be undone (`purgedAt`). Returns the paths, which the
-    /// caller then removes from the library; a crash before it does leaves files no row references,
-    /// which `ingest verify --repair` sets aside.
-    public func releaseHeldFiles(madeBefore: String?, purgedAt: String) throws -> [String] {
+    /// Lets go of the files held by the oldest `edits` edits made before `madeBefore` (ISO 8601 UTC;
+    /// nil: all) that still hold files, in one transaction: those edits can no longer be undone
+    /// (`purgedAt`). Returns the paths, which the caller then removes from the library, and calls
+    /// again until none are left: memory holds one batch of edits' files however many were
+    /// deleted. A crash before the files are removed leaves files no row references, which
+    /// `ingest verify --repair` sets aside.
+    public func releaseHeldFiles(madeBefore: String?, purgedAt: String, edits: Int = 1000) throws -> [String] {
         try write { db in
             let cutoff = (madeBefore ?? "9999").sqlValue
+            let chosen = """
+                SELECT id FROM edit WHERE made_at < ? AND id IN (SELECT edit_id FROM held_file) ORDER BY id LIMIT ?
+                """
             let paths = try db.column(String.self, """
-                SELECT held_file.path FROM held_file JOIN edit ON edit.id = held_file.edit_id
-                WHERE edit.made_at < ? ORDER BY held_file.path
-                """, [cutoff])
-            try db.execute("""
-                UPDATE edit SET purged_at = ?
-                WHERE id IN (SELECT edit_id FROM held_file) AND made_at < ?
-                """, [purgedAt.sqlValue, cutoff])
-            try db.execute("DELETE FROM held_file WHERE edit_id IN (SELECT id FROM edit WHERE made_at < ?)", [cutoff])
+                SELECT path FROM held_file WHERE edit_id IN (\(chosen)) ORDER BY path
+                """, [cutoff, edits.sqlValue])
+            try db.execute("UPDATE edit SET purged_at = ? WHERE id IN (\(chosen))", [purgedAt.sqlValue, cutoff, edits.sqlValue])
+            try db.execute("DELETE FROM held_file WHERE edit_id IN (\(chosen))", [cutoff, edits.sqlValue])
             return paths
         }
     }

@@ -23,6 +23,7 @@ extension Catalogue {
         migrator.registerMigration("v6-workers") { db in try db.execute(sql: workersSQL) }
         migrator.registerMigration("v7-edits") { db in try addEdits(db) }
         migrator.registerMigration("v8-search") { db in try SearchSchema.addSearch(db) }
+        migrator.registerMigration("v9-search-sql-fold") { db in try db.execute(sql: SearchSchema.sqliteFoldInSQL) }
         return migrator
     }
 

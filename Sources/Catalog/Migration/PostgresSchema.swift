@@ -16,7 +16,17 @@ enum PostgresSchema {
         ("v6-workers", v6Workers),
         ("v7-edits", v7Edits),
         ("v8-search", SearchSchema.postgres),
+        ("v9-search-sql-fold", v9SearchSQLFold),
     ]
+
+    /// SQLite's `v9-search-sql-fold` takes a function only ingest's connections have out of its
+    /// triggers. PostgreSQL's call `ingest_fold`, a SQL function of the schema that `psql` and every
+    /// client have, and fold every row at once: the column and index are SQLite's, kept so that both
+    /// have one schema, and never set here.
+    private static let v9SearchSQLFold = """
+        ALTER TABLE capture_text ADD COLUMN unfolded BIGINT NOT NULL DEFAULT 0;
+        CREATE INDEX capture_text_unfolded ON capture_text(capture_id) WHERE unfolded <> 0;
+        """
 
     /// Runs, captures, photos, barcode hits (SQLite's `v1`), and `ingest_fold`, which SQLite
     /// registers on each connection instead: `Catalogue.fold` in SQL — decomposed, accents

@@ -16,23 +16,30 @@ import GRDB
 // trigrams (FTS5, external content): a term found in few captures reads only those.
 
 enum SearchSchema {
-    /// The text of the capture `c` (a table alias or a trigger's `new`), in either dialect.
-    static func text(of c: String, _ dialect: SQLDialect) -> String {
+    /// The text of the capture `c` (a table alias or a trigger's `new`), in either dialect, each
+    /// part folded by the SQL function `fold`.
+    static func text(of c: String, _ dialect: SQLDialect, fold: String = "ingest_fold") -> String {
         let separator = dialect == .sqlite ? "char(31)" : "chr(31)"
         return """
-            ingest_fold(\(c).set_name) || \(separator) || coalesce(ingest_fold(\(c).barcode), '') || \(separator)
+            \(fold)(\(c).set_name) || \(separator) || coalesce(\(fold)(\(c).barcode), '') || \(separator)
                 || coalesce(\(c).gtin13, '') || coalesce((
-                    SELECT \(separator) || coalesce(ingest_fold(p.name), '') || \(separator) || coalesce(ingest_fold(p.brands), '')
+                    SELECT \(separator) || coalesce(\(fold)(p.name), '') || \(separator) || coalesce(\(fold)(p.brands), '')
                     FROM product p WHERE p.gtin14 = '0' || \(c).gtin13), '')
             """
     }
 
-    /// The captures whose text names the product of GTIN-14 `gtin14` get their text again.
-    private static func sqliteProductChanged(_ gtin14: String) -> String {
+    /// The captures whose text names the product of GTIN-14 `gtin14` get their text again, folded
+    /// by `fold`.
+    private static func sqliteProductChanged(_ gtin14: String, fold: String = "ingest_fold") -> String {
         """
-        UPDATE capture_text SET text = (SELECT \(text(of: "c", .sqlite)) FROM capture c WHERE c.id = capture_text.capture_id)
-            WHERE capture_id IN (SELECT id FROM capture WHERE gtin13 = substr(\(gtin14), 2) AND substr(\(gtin14), 1, 1) = '0');
+        UPDATE capture_text SET text = (SELECT \(text(of: "c", .sqlite, fold: fold)) FROM capture c WHERE c.id = capture_text.capture_id)
+            WHERE capture_id IN (\(sqliteCaptures(of: gtin14)));
         """
+    }
+
+    /// The ids of the captures of the product of GTIN-14 `gtin14`.
+    private static func sqliteCaptures(of gtin14: String) -> String {
+        "SELECT id FROM capture WHERE gtin13 = substr(\(gtin14), 2) AND substr(\(gtin14), 1, 1) = '0'"
     }
 
     /// Whether a capture has the product of GTIN-14 `gtin14`: a product trigger's `WHEN`. Most
@@ -144,4 +151,73 @@ enum SearchSchema {
 
         INSERT INTO capture_text (capture_id, captured_utc, text) SELECT c.id, c.captured_utc, ingest_capture_text(c) FROM capture c;
         """
+
+    /// SQLite's `v9-search-sql-fold`: the triggers of `v8-search` without `ingest_fold`, a function
+    /// only ingest's own connections have, so that SQLite's own `sqlite3` (or any other SQLite
+    /// client) can write to captures and products; v8's triggers failed every such write with "no
+    /// such function: ingest_fold".
+    ///
+    /// The triggers fold with SQLite's `lower()`, which lowers ASCII letters only: for text that is
+    /// all ASCII, exactly `Catalogue.fold` (`lowercased()`, tested on every ASCII character). A row
+    /// whose text holds anything else is marked `unfolded`, and ingest folds it with `Catalogue.fold`
+    /// before any write transaction of its own commits (`refoldSQL`), and when it opens a catalogue
+    /// that has such rows: a capture ingest writes is always exactly folded when its transaction
+    /// commits; one another client wrote is exact at once when it is ASCII, and otherwise found by
+    /// its ASCII letters (accents kept) until ingest next opens or writes the catalogue.
+    static let sqliteFoldInSQL = """
+        DROP TRIGGER capture_inserted_search;
+        DROP TRIGGER capture_updated_search;
+        DROP TRIGGER product_inserted_search;
+        DROP TRIGGER product_updated_search;
+        DROP TRIGGER product_deleted_search;
+        ALTER TABLE capture_text ADD COLUMN unfolded INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX capture_text_unfolded ON capture_text(capture_id) WHERE unfolded;
+        CREATE TRIGGER capture_inserted_search AFTER INSERT ON capture BEGIN
+            INSERT INTO capture_text (capture_id, captured_utc, text) VALUES (new.id, new.captured_utc, \(text(of: "new", .sqlite, fold: "lower")));
+            \(sqliteMarkUnfolded("capture_id = new.id"))
+        END;
+        CREATE TRIGGER capture_updated_search AFTER UPDATE OF id, set_name, barcode, gtin13, captured_utc ON capture BEGIN
+            UPDATE capture_text SET capture_id = new.id, captured_utc = new.captured_utc, text = \(text(of: "new", .sqlite, fold: "lower"))
+                WHERE capture_id = old.id;
+            \(sqliteMarkUnfolded("capture_id = new.id"))
+        END;
+        CREATE TRIGGER product_inserted_search AFTER INSERT ON product WHEN \(sqliteHasCaptures("new.gtin14")) BEGIN
+            \(sqliteProductChanged("new.gtin14", fold: "lower"))
+            \(sqliteMarkUnfolded("capture_id IN (\(sqliteCaptures(of: "new.gtin14")))"))
+        END;
+        CREATE TRIGGER product_updated_search AFTER UPDATE OF gtin14, name, brands ON product
+            WHEN \(sqliteHasCaptures("old.gtin14")) OR \(sqliteHasCaptures("new.gtin14")) BEGIN
+            \(sqliteProductChanged("old.gtin14", fold: "lower"))
+            \(sqliteProductChanged("new.gtin14", fold: "lower"))
+            \(sqliteMarkUnfolded("capture_id IN (\(sqliteCaptures(of: "old.gtin14")))"))
+            \(sqliteMarkUnfolded("capture_id IN (\(sqliteCaptures(of: "new.gtin14")))"))
+        END;
+        CREATE TRIGGER product_deleted_search AFTER DELETE ON product WHEN \(sqliteHasCaptures("old.gtin14")) BEGIN
+            \(sqliteProductChanged("old.gtin14", fold: "lower"))
+            \(sqliteMarkUnfolded("capture_id IN (\(sqliteCaptures(of: "old.gtin14")))"))
+        END;
+        """
+
+    /// Marks the rows of `capture_text` that `condition` picks `unfolded` where their text holds a
+    /// character that is not ASCII: its length in characters is then less than its length in bytes
+    /// (or it holds a NUL, where `length` stops counting: folded again too, which is harmless).
+    private static func sqliteMarkUnfolded(_ condition: String) -> String {
+        """
+        UPDATE capture_text SET unfolded = 1
+            WHERE \(condition) AND length(text) <> length(CAST(text AS BLOB));
+        """
+    }
+
+    /// Folds the text of the rows `v9-search-sql-fold`'s triggers marked `unfolded` with
+    /// `ingest_fold`: run by ingest at the end of each of its SQLite write transactions and when it
+    /// opens a catalogue with such rows. Reads the partial index `capture_text_unfolded`, empty
+    /// but for those rows.
+    static let refoldSQL = """
+        UPDATE capture_text SET unfolded = 0,
+            text = (SELECT \(text(of: "c", .sqlite)) FROM capture c WHERE c.id = capture_text.capture_id)
+            WHERE unfolded
+        """
+
+    /// Whether any row waits to be folded (`refoldSQL`).
+    static let hasUnfoldedSQL = "SELECT EXISTS (SELECT 1 FROM capture_text WHERE unfolded)"
 }

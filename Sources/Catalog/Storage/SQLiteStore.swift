@@ -3,7 +3,8 @@ import GRDB
 
 /// The catalogue in one SQLite file (or in memory, for tests), through GRDB: a pool of reader
 /// connections beside one writer, in WAL mode, with foreign keys on and the `ingest_fold` function
-/// on every connection.
+/// on every connection. Every write transaction ends by folding the searched text other SQLite
+/// clients' writes left unfolded (`SearchSchema.refoldSQL`), as does opening a catalogue with any.
 final class SQLiteStore: CatalogueStore {
     let writer: any DatabaseWriter
     let path: String
@@ -54,6 +55,8 @@ final class SQLiteStore: CatalogueStore {
                 var result: T?
                 try db.inTransaction {
                     result = try body(SQLiteConnection(db))
+                    // The searched text the triggers could not fold in SQL (`SearchSchema.sqliteFoldInSQL`).
+                    try db.cachedStatement(sql: SearchSchema.refoldSQL).execute()
                     return .commit
                 }
                 return result!
@@ -70,6 +73,10 @@ final class SQLiteStore: CatalogueStore {
             let unknown = applied.subtracting(known)
             guard unknown.isEmpty else { return ([], unknown.sorted()) }
             try migrator.migrate(writer)
+            // What another SQLite client wrote since ingest last did, folded now.
+            if try writer.read({ db in try Bool.fetchOne(db, sql: SearchSchema.hasUnfoldedSQL) }) == true {
+                try writer.write { db in try db.execute(sql: SearchSchema.refoldSQL) }
+            }
             return (known.filter { !applied.contains($0) }, [])
         }
     }

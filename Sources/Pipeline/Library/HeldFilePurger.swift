@@ -21,24 +21,28 @@ public struct HeldFilePurger {
         layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
     }
 
-    /// Removes the files held by deletes made before `madeBefore` (ISO 8601 UTC; nil: all). Files
-    /// that cannot be removed stay in the library, unreferenced, and are listed in the result.
-    public func purge(madeBefore: String?) throws -> HeldFilePurge {
-        let paths = try catalogue.releaseHeldFiles(madeBefore: madeBefore, purgedAt: Corrector.now())
+    /// Removes the files held by deletes made before `madeBefore` (ISO 8601 UTC; nil: all), the
+    /// catalogue letting them go a batch of edits at a time. Files that cannot be removed stay in
+    /// the library, unreferenced, and go to `onLeft` as they are met; the result counts both.
+    public func purge(madeBefore: String?, onLeft: (FileReport) -> Void = { _ in }) throws -> HeldFilePurge {
         var result = HeldFilePurge()
-        for file in paths {
-            let path = layout.absolute(file)
-            do {
-                try FileOperations.remove(path)
-                result.removedFiles.append(file)
-                FileOperations.removeEmptyFolders((path as NSString).deletingLastPathComponent, stoppingAt: config.library)
-            } catch {
-                logger.error("file of a deleted capture left in the library", metadata: ["file": "\(path)", "error": "\(error)"])
-                result.leftFiles.append(FileReport(path: file, reason: "\(error)", keptAt: path))
+        while true {
+            let paths = try catalogue.releaseHeldFiles(madeBefore: madeBefore, purgedAt: Corrector.now())
+            guard !paths.isEmpty else { break }
+            for file in paths {
+                let path = layout.absolute(file)
+                do {
+                    try FileOperations.remove(path)
+                    result.removed += 1
+                    FileOperations.removeEmptyFolders((path as NSString).deletingLastPathComponent, stoppingAt: config.library)
+                } catch {
+                    logger.error("file of a deleted capture left in the library", metadata: ["file": "\(path)", "error": "\(error)"])
+                    result.left += 1
+                    onLeft(FileReport(path: file, reason: "\(error)", keptAt: path))
+                }
             }
         }
-        logger.notice("deleted captures' files purged", metadata: ["removed": "\(result.removedFiles.count)",
-                                                                   "left": "\(result.leftFiles.count)"])
+        logger.notice("deleted captures' files purged", metadata: ["removed": "\(result.removed)", "left": "\(result.left)"])
         return result
     }
 }

@@ -4,7 +4,7 @@ import Logging
 
 /// One way the library and the catalogue disagree.
 public struct LibraryProblem: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
         case missingOriginal = "missing original"
         case changedOriginal = "changed original"
         case missingThumbnail = "missing thumbnail"

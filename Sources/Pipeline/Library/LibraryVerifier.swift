@@ -50,20 +50,32 @@ public final class LibraryVerifier: Sendable {
     /// Where `repair(_:)` puts files no row references: `<quarantine>/unreferenced/<library path>`.
     public var unreferencedFolder: String { (config.quarantine as NSString).appendingPathComponent("unreferenced") }
 
-    /// Compares the library with the catalogue, as closely as `depth` says. Photos stream from the
-    /// catalogue in batches checked on `workers` threads; library files are looked up as the walk
-    /// finds them. Memory grows with the problems found, not with the catalogue.
-    public func verify(_ depth: Depth = .full) throws -> LibraryReport {
+    /// Compares the library with the catalogue, as closely as `depth` says, and with `repairing`
+    /// repairs what it finds (see `repair(_:)`; not with a sample). Photos stream from the catalogue
+    /// in batches checked on `workers` threads; library files are looked up as the walk finds them.
+    /// Each problem goes to `onProblem` as soon as it is found (and repaired), one call at a time,
+    /// from the calling thread or the walk's; the report keeps only counts, so memory holds a batch
+    /// whatever the catalogue's size and however much of it is wrong.
+    public func verify(_ depth: Depth = .full, repairing: Bool = false,
+                       onProblem: @escaping @Sendable (LibraryProblem) -> Void) throws -> LibraryReport {
+        let tally = ProblemTally(onProblem)
         if case .sample(let count) = depth {
             let photos = try catalogue.randomPhotos(count: count)
             let counter = ProgressCounter(photos: photos.count)
-            let perPhoto = WorkerPool.map(photos, workers: config.workers) { photo in
-                defer { onProgress(counter.photoDone()) }
-                return fullCheck(photo)
+            var photosWithProblems = 0
+            for start in stride(from: 0, to: photos.count, by: Self.batchSize) {
+                let perPhoto = WorkerPool.map(Array(photos[start ..< min(start + Self.batchSize, photos.count)]),
+                                              workers: config.workers) { photo in
+                    defer { onProgress(counter.photoDone()) }
+                    return fullCheck(photo)
+                }
+                photosWithProblems += perPhoto.filter { !$0.isEmpty }.count
+                perPhoto.joined().forEach(tally.found)
             }
-            var report = LibraryReport(photos: photos.count, files: 0, problems: perPhoto.flatMap { $0 },
+            let total = tally.total
+            var report = LibraryReport(photos: photos.count, files: 0, problems: total.problems, repaired: total.repaired,
                                        sampledFrom: try catalogue.counts().photos)
-            report.photosWithProblems = perPhoto.filter { !$0.isEmpty }.count
+            report.photosWithProblems = photosWithProblems
             return report
         }
         let counter = ProgressCounter(photos: try catalogue.counts().photos)
@@ -72,35 +84,37 @@ public final class LibraryVerifier: Sendable {
         // each alone is bound by one core (the walk) or the workers' system calls.
         // Deleted captures' files, held for an undo until `ingest purge`, are the catalogue's too.
         let known = contexts.union(try inFlight()).union(try catalogue.heldFilePaths())
-        let walk = WorkerPool.background { [self] in try unreferencedFiles(known: known) }
-        var problems: [LibraryProblem] = []
+        let walk = WorkerPool.background { [self] in try walkForUnreferencedFiles(known: known, repairing: repairing, tally: tally) }
         var photos = 0
-        func check<Item: Sendable>(_ batch: [Item], _ check: @escaping @Sendable (Item) -> [LibraryProblem]) {
+        func check<Item: Sendable>(_ batch: [Item], _ check: @escaping @Sendable (Item) -> [LibraryProblem]) throws {
             photos += batch.count
-            problems += WorkerPool.map(batch, workers: config.workers) { item in
+            let found = WorkerPool.map(batch, workers: config.workers) { item in
                 defer { onProgress(counter.photoDone()) }
                 return check(item)
             }.flatMap { $0 }
+            try (repairing ? repairThumbnails(found) : found).forEach(tally.found)
         }
         if depth == .quick {
-            try catalogue.forEachPhotoFilesBatch(size: Self.batchSize) { check($0, quickCheck) }
+            try catalogue.forEachPhotoFilesBatch(size: Self.batchSize) { try check($0, quickCheck) }
         } else {
-            try catalogue.forEachPhotoBatch(size: Self.batchSize) { check($0, fullCheck) }
+            try catalogue.forEachPhotoBatch(size: Self.batchSize) { try check($0, fullCheck) }
         }
         for path in contexts.sorted() where !FileOperations.exists(layout.absolute(path)) {
-            problems.append(LibraryProblem(kind: .missingContext, path: path,
-                                           detail: "its content is still in the catalogue's capture rows"))
+            tally.found(LibraryProblem(kind: .missingContext, path: path,
+                                       detail: "its content is still in the catalogue's capture rows"))
         }
-        let (files, found) = try walk.wait()
-        let unreferenced = try stillUnreferenced(found)
-        problems += unreferenced.map { LibraryProblem(kind: .unreferenced, path: $0, detail: "no catalogue row references it") }
-        return LibraryReport(photos: photos, files: files, problems: problems)
+        let files = try walk.wait()
+        let total = tally.total
+        if repairing {
+            logger.notice("library repaired", metadata: ["repaired": "\(total.repaired)", "left": "\(total.problems - total.repaired)"])
+        }
+        return LibraryReport(photos: photos, files: files, problems: total.problems, repaired: total.repaired)
     }
 
-    /// Those of `paths` still unreferenced once the walk is over: other workers sharing the library
-    /// may have committed meanwhile. A file placed before the walk found it had its journal written
-    /// before that: the journal is still there (the commit is unfinished), or its rows exist, or
-    /// (undone) the file is gone.
+    /// Those of `paths` still unreferenced now: other workers sharing the library may have
+    /// committed since the walk found them. A file placed before the walk found it had its journal
+    /// written before that: the journal is still there (the commit is unfinished), or its rows
+    /// exist, or (undone) the file is gone. The journals are listed before the rows are read.
     private func stillUnreferenced(_ paths: [String]) throws -> [String] {
         guard !paths.isEmpty else { return [] }
         let late = Set(try inFlight())
@@ -121,15 +135,19 @@ public final class LibraryVerifier: Sendable {
     }
 
     /// How many files the library holds (symbolic links not followed; without what is not
-    /// checked), and those neither `known` nor named by a photo row, in the walk's order. Looked up
-    /// in batches as the walk finds them.
-    private func unreferencedFiles(known: Set<String>) throws -> (files: Int, unreferenced: [String]) {
+    /// checked). Those neither `known` nor named by a photo row are looked up in batches as the walk
+    /// finds them, and go to `tally` (set aside first, when `repairing`) batch by batch. Setting
+    /// aside during the walk is safe: it lists each folder before visiting its entries, and passes
+    /// over a folder that vanished, as one emptied by the repair does.
+    private func walkForUnreferencedFiles(known: Set<String>, repairing: Bool, tally: ProblemTally) throws -> Int {
         var files = 0
         var pending: [String] = []
-        var unreferenced: [String] = []
         func resolve() throws {
             let referenced = try catalogue.referencedPaths(among: pending)
-            unreferenced += pending.filter { !referenced.contains($0) }
+            for path in try stillUnreferenced(pending.filter { !referenced.contains($0) }) {
+                let problem = LibraryProblem(kind: .unreferenced, path: path, detail: "no catalogue row references it")
+                tally.found(repairing ? setAside(problem) : problem)
+            }
             pending.removeAll(keepingCapacity: true)
         }
         try Directory.walk(config.library) { entry, path, depth in
@@ -141,7 +159,7 @@ public final class LibraryVerifier: Sendable {
             return false
         }
         try resolve()
-        return (files, unreferenced)
+        return files
     }
 
     /// Whether a name at the library's root is none of the library's business.

@@ -3,11 +3,12 @@ import Foundation
 import Imaging
 import Logging
 
-/// What a thumbnail regeneration did.
+/// What a thumbnail regeneration did, in counts: the thumbnails that could not be made went to the
+/// caller one by one as they failed.
 public struct ThumbnailReport: Sendable {
     /// Thumbnails written and recorded.
     public var made: Int
-    /// Thumbnails that could not be made (`path` is the thumbnail's, library-relative).
-    public var failed: [FileReport]
+    /// Thumbnails that could not be made.
+    public var failed: Int
     public var seconds: Double
 }

@@ -26,46 +26,50 @@ public final class Thumbnailer: Sendable {
     }
 
     /// Remakes the thumbnail of every catalogued photo, `width` pixels wide (the configuration's
-    /// `thumbnailWidth` when nil).
-    public func regenerateThumbnails(width: Int? = nil) throws -> ThumbnailReport {
-        try regenerateAll(width: width ?? config.thumbnailWidth) { _ in true }
+    /// `thumbnailWidth` when nil). Each thumbnail that cannot be made goes to `onFailure` as soon as
+    /// it failed, from the calling thread; the report counts them.
+    public func regenerateThumbnails(width: Int? = nil, onFailure: (FileReport) -> Void = { _ in }) throws -> ThumbnailReport {
+        try regenerateAll(width: width ?? config.thumbnailWidth, onFailure: onFailure) { _ in true }
     }
 
-    /// Makes the thumbnails missing from the library, each at its recorded width unless `width` is given.
-    public func makeMissingThumbnails(width: Int? = nil) throws -> ThumbnailReport {
-        try regenerateAll(width: width) { !FileOperations.exists(layout.absolute($0.thumbPath)) }
+    /// Makes the thumbnails missing from the library, each at its recorded width unless `width` is
+    /// given; failures go to `onFailure` as `regenerateThumbnails` says.
+    public func makeMissingThumbnails(width: Int? = nil, onFailure: (FileReport) -> Void = { _ in }) throws -> ThumbnailReport {
+        try regenerateAll(width: width, onFailure: onFailure) { !FileOperations.exists(layout.absolute($0.thumbPath)) }
     }
 
     /// Remakes the thumbnails of the catalogued photos `selected` picks, streaming them from the
-    /// catalogue in batches, so memory holds one batch whatever the catalogue's size.
-    private func regenerateAll(width: Int?, selected: (Photo) -> Bool) throws -> ThumbnailReport {
+    /// catalogue in batches and their failures to `onFailure`, so memory holds one batch whatever
+    /// the catalogue's size and however many fail.
+    private func regenerateAll(width: Int?, onFailure: (FileReport) -> Void, selected: (Photo) -> Bool) throws -> ThumbnailReport {
         let started = Date()
         let counter = ProgressCounter(photos: try catalogue.counts().photos, started: started)
-        var report = ThumbnailReport(made: 0, failed: [], seconds: 0)
+        var report = ThumbnailReport(made: 0, failed: 0, seconds: 0)
         try catalogue.forEachPhotoBatch(size: LibraryVerifier.batchSize) { batch in
             let chosen = batch.filter(selected)
             for _ in 0 ..< batch.count - chosen.count { onProgress(counter.photoDone()) }
-            let part = try regenerate(chosen, width: width, counter: counter)
-            report.made += part.made
-            report.failed += part.failed
+            let failures = try regenerate(chosen, width: width, counter: counter)
+            report.made += chosen.count - failures.count
+            report.failed += failures.count
+            failures.forEach(onFailure)
         }
         report.seconds = Date().timeIntervalSince(started)
         return report
     }
 
-    /// Remakes the thumbnails of `photos`, `width` pixels wide or, when nil, each at its recorded width.
-    /// A photo that fails (its original missing or unreadable) keeps its thumbnail and is reported.
-    /// Throws `ImageError` when the image libraries cannot start (then no thumbnail is made).
-    public func regenerate(_ photos: [Photo], width: Int?) throws -> ThumbnailReport {
+    /// Remakes the thumbnails of `photos`, `width` pixels wide or, when nil, each at its recorded
+    /// width, and returns those that could not be made: a photo that fails (its original missing or
+    /// unreadable) keeps its thumbnail. Throws `ImageError` when the image libraries cannot start
+    /// (then no thumbnail is made).
+    func regenerate(_ photos: [Photo], width: Int?) throws -> [FileReport] {
         try regenerate(photos, width: width, counter: ProgressCounter(photos: photos.count))
     }
 
-    private func regenerate(_ photos: [Photo], width: Int?, counter: ProgressCounter) throws -> ThumbnailReport {
+    private func regenerate(_ photos: [Photo], width: Int?, counter: ProgressCounter) throws -> [FileReport] {
         // libvips starts only once there is a thumbnail to make: a check that finds every thumbnail
         // in place keeps its memory small.
         if !photos.isEmpty { try ImageLibraries.start() }
-        let started = Date()
-        let failures = WorkerPool.map(photos, workers: config.workers) { photo -> FileReport? in
+        return WorkerPool.map(photos, workers: config.workers) { photo -> FileReport? in
             defer { onProgress(counter.photoDone()) }
             do {
                 try regenerate(photo, width: width ?? photo.thumbWidth)
@@ -75,8 +79,6 @@ public final class Thumbnailer: Sendable {
                 return FileReport(path: photo.thumbPath, reason: "from \(photo.originalPath): \(error)", keptAt: nil)
             }
         }.compactMap { $0 }
-        return ThumbnailReport(made: photos.count - failures.count, failed: failures,
-                               seconds: Date().timeIntervalSince(started))
     }
 
     /// The pixel size of the thumbnail file at `path` (library-relative) from its JPEG frame header;
