@@ -26,7 +26,8 @@ struct LibraryReportPrinter: Sendable {
 
     static func line(_ problem: LibraryProblem) -> String {
         "  " + problem.kind.rawValue.padding(toLength: kindWidth, withPad: " ", startingAt: 0)
-            + "  \(problem.path): \(problem.detail)" + (problem.repair.map { " -> \($0)" } ?? "")
+            + "  \(TerminalText.escaped(problem.path)): \(TerminalText.escaped(problem.detail))"
+            + (problem.repair.map { " -> \(TerminalText.escaped($0))" } ?? "")
     }
 
     static func summary(_ report: LibraryReport) -> String {

@@ -28,7 +28,7 @@ extension Ingest {
             defer { try? catalogue.close() }
             let cutoff = before.map { Corrector.now(Date(timeIntervalSince1970: $0.seconds)) }
             let purge = try HeldFilePurger(config: config, catalogue: catalogue, logger: logger).purge(madeBefore: cutoff) {
-                print("left in the library: \($0.path): \($0.reason)")
+                print("left in the library: \(TerminalText.escaped($0.path)): \(TerminalText.escaped($0.reason))")
             }
             if !options.quiet { print("purged \(purge.removed) files of deleted captures") }
             if purge.left > 0 { throw ExitCode(1) }

@@ -40,7 +40,7 @@ extension Ingest {
                 milestones?.record(update)
             }
             let printFailure = { (failure: FileReport) in
-                let line = "  \(failure.path): \(failure.reason)"
+                let line = "  \(TerminalText.escaped(failure.path)): \(TerminalText.escaped(failure.reason))"
                 if let progress { progress.print(line) } else { print(line) }
             }
             let report = regenerate
