@@ -20,15 +20,20 @@ public final class IngestWatch: @unchecked Sendable {
     private let ingest: IngestRun
     private var tracker: SettleTracker
     private let stopRequested = Atomic(false)
+    /// Told when the watch is ready, that it is alive (from the loop and after every photo), and
+    /// when it stops: systemd's `Type=notify` and watchdog.
+    private let notifier: ServiceNotifier
 
     /// Starts watching the inbox; sets are ingested once `run()` is called. Throws
     /// `InboxWatchError` when the inbox cannot be watched.
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, worker: WorkerSession? = nil) throws {
+    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, worker: WorkerSession? = nil,
+                notifier: ServiceNotifier = ServiceNotifier()) throws {
         self.config = config
         let logger = worker?.workerLogger ?? logger
         self.logger = logger
+        self.notifier = notifier
         watcher = try InboxWatcher(inbox: config.inbox, readyMarker: config.readyMarker, logger: logger)
-        ingest = IngestRun(config: config, catalogue: catalogue, logger: logger, worker: worker)
+        ingest = IngestRun(config: config, catalogue: catalogue, logger: logger, worker: worker) { _ in notifier.alive() }
         tracker = SettleTracker(settleSeconds: config.settleSeconds)
     }
 
@@ -40,14 +45,17 @@ public final class IngestWatch: @unchecked Sendable {
             "inbox": "\(config.inbox)", "folders": "\(watcher.watchedFolders)",
             "settleSeconds": "\(config.settleSeconds)", "readyMarker": "\(config.readyMarker)",
         ])
+        notifier.ready(status: "watching \(config.inbox)")
+        defer { notifier.stopping() }
         var nextSweep = clock()
         while !isStopRequested {
+            notifier.alive()
             if clock() >= nextSweep {
                 sweep(at: clock())
                 nextSweep = clock() + config.rescanSeconds
             }
             try ingestReadySets(at: clock())
-            let wakeAt = min(tracker.nextDeadline ?? .infinity, nextSweep)
+            let wakeAt = min(tracker.nextDeadline ?? .infinity, nextSweep, notifier.nextPing)
             let changes = try watcher.waitForChanges(timeout: wakeAt - clock())
             if note(changes, at: clock()) {
                 logger.warning("inotify dropped events; sweeping the inbox")
@@ -68,7 +76,7 @@ public final class IngestWatch: @unchecked Sendable {
 
     /// Seconds on a monotonic clock, for the tracker: a wall-clock jump must not settle a set early.
     private func clock() -> Double {
-        ProcessInfo.processInfo.systemUptime
+        ServiceNotifier.clock()
     }
 
     private var isStopRequested: Bool { stopRequested.load(ordering: .relaxed) }
