@@ -27,6 +27,9 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Also log every file set aside, and other details.")
     var verbose = false
 
+    @Option(help: "How log lines are written to standard error: text, or json (one object a line, for a log collector).")
+    var logFormat: LogFormat = .text
+
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose exclude each other.") }
     }
@@ -55,11 +58,14 @@ struct CommonOptions: ParsableArguments {
         return CatalogueLocation.isURL(text) ? text : PipelineConfig.resolve(text, against: here)
     }
 
-    /// Sends log lines to standard error at the chosen verbosity, escaped for a terminal; only the
-    /// executable does this. With a `progress` line, log lines are written above it.
+    /// Sends log lines to standard error at the chosen verbosity, escaped for a terminal or as JSON
+    /// (`--log-format`); only the executable does this. With a `progress` line, text log lines are
+    /// written above it.
     func bootstrapLogging(progress: ProgressLine? = nil) -> Logger {
         let level: Logger.Level = quiet ? .error : verbose ? .info : .notice
+        let format = logFormat
         LoggingSystem.bootstrap { label in
+            if format == .json { return JSONLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return TerminalLogHandler(inner: handler, progress: progress)

@@ -31,7 +31,7 @@ extension Ingest {
                 return config
             }
             ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
-            let progress = ProgressLine.onTerminal(quiet: options.quiet)
+            let progress = ProgressLine.onTerminal(quiet: options.quiet || options.logFormat == .json)
             let logger = options.bootstrapLogging(progress: progress)
             let libraryLock = try lock.lockLibrary(config, logger: logger)
             defer { libraryLock?.release() }
@@ -42,6 +42,7 @@ extension Ingest {
             let run = IngestRun(config: config, catalogue: catalogue, logger: logger, worker: worker) { progress?.update($0) }
             let summary = try run.run()
             progress?.finish()
+            if options.logFormat == .json { logger.notice("run finished", metadata: summary.logMetadata) }
             if !options.quiet || !summary.isClean {
                 printEscaped(SummaryPrinter(summary: summary, config: config).text, terminator: "")
             }
