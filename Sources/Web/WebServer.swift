@@ -15,16 +15,19 @@ import Views
 public struct WebServer: Sendable {
     let settings: ServeSettings
     let catalogue: Catalogue
-    /// The library folder: files are served from below it, by photo id, never by a path in the URL.
-    let library: String
+    /// The configuration: the library's folder, whose files are served by photo id (never by a path
+    /// in the URL), and what `/readyz` checks.
+    let config: PipelineConfig
     let logger: Logger
     let sessions = Sessions()
     let localCSRFToken = Sessions.randomToken()
 
-    public init(settings: ServeSettings, catalogue: Catalogue, library: String, logger: Logger) {
+    var library: String { config.library }
+
+    public init(settings: ServeSettings, catalogue: Catalogue, config: PipelineConfig, logger: Logger) {
         self.settings = settings
         self.catalogue = catalogue
-        self.library = library
+        self.config = config
         self.logger = logger
     }
 
@@ -50,6 +53,7 @@ public struct WebServer: Sendable {
         addCorrections(to: router)
         addAPI(to: router)
         addFiles(to: router)
+        addHealth(to: router)
         return router
     }
 

@@ -14,7 +14,7 @@ struct Ingest: ParsableCommand {
         var commands: [any ParsableCommand.Type] = [
             Run.self, Watch.self, Export.self, List.self, Show.self, Merge.self, Split.self, Move.self, SetBarcode.self,
             Delete.self, Undo.self, Purge.self, Thumbnails.self, Verify.self, Backup.self, Products.self, Workers.self,
-            CatalogCommands.self,
+            Status.self, CatalogCommands.self,
         ]
         #if canImport(Web)
         commands.insert(Serve.self, at: 5)

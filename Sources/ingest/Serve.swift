@@ -41,7 +41,7 @@ extension Ingest {
             }
             let (config, logger, catalogue) = try options.openCatalogue()
             defer { try? catalogue.close() }
-            let server = WebServer(settings: settings, catalogue: catalogue, library: config.library, logger: logger)
+            let server = WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger)
             try Self.waiting {
                 try await server.run { url in
                     // Unbuffered: whoever started the server (a test, a script) reads the URL at once.

@@ -83,7 +83,7 @@ final class PipelineConfigTests: XCTestCase {
         XCTAssertThrowsError(try parse(#"{"workers": -1, "inbox": "", "zzz": 1, "readyMarker": "ready", "maxPixels": "x"}"#)) { error in
             XCTAssertEqual((error as? ConfigError)?.messages, [
                 "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, grouping, inbox, "
-                    + "library, maxFileBytes, maxPixels, "
+                    + "library, maxFileBytes, maxPixels, minFreeMB, "
                     + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, workers)",
                 "inbox must be a non-empty string",
                 "workers must be 0…256, got -1",

@@ -9,4 +9,10 @@ extension Catalogue {
         }
         if changed == 0 { throw CatalogError.unknownPhoto(path: path, photoId: photoId) }
     }
+
+    /// Asks the catalogue the simplest question: throws when it cannot answer (a PostgreSQL server
+    /// down, a SQLite file gone unreadable).
+    public func ping() throws {
+        _ = try read { db in try db.scalar(Int.self, "SELECT 1") }
+    }
 }

@@ -47,6 +47,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var rescanSeconds = 300.0
     /// `ingest watch`: a hidden file whose appearance in a set folder marks the set complete.
     public var readyMarker = ".ready"
+    /// Megabytes that must stay free on the library's disk for `ingest status` and `/readyz` to say ready.
+    public var minFreeMB = 1024
 
     /// `decodeMemoryMB` in bytes, 0 resolved.
     public var decodeMemoryBytes: Int {
@@ -124,6 +126,7 @@ public struct PipelineConfig: Sendable, Equatable {
         if let value = reader.number("rescanSeconds", in: 10...86_400) { rescanSeconds = value }
         if let value = reader.number("claimLeaseSeconds", in: 3...3_600) { claimLeaseSeconds = value }
         if let value = reader.number("catalogWaitSeconds", in: 0...3_600) { catalogWaitSeconds = value }
+        if let value = reader.integer("minFreeMB", in: 0...100_000_000) { minFreeMB = value }
         if let value = reader.string("readyMarker") {
             if value.hasPrefix("."), value.count > 1, value != "..", !value.contains("/") {
                 readyMarker = value
@@ -135,7 +138,8 @@ public struct PipelineConfig: Sendable, Equatable {
 
     static let known: Set<String> = ["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",
                                      "grouping", "originals", "workers", "maxPixels", "decodeMemoryMB", "minPixels", "maxFileBytes", "symbologies",
-                                     "settleSeconds", "rescanSeconds", "readyMarker", "claimLeaseSeconds", "catalogWaitSeconds"]
+                                     "settleSeconds", "rescanSeconds", "readyMarker", "claimLeaseSeconds", "catalogWaitSeconds",
+                                     "minFreeMB"]
 
     /// `path` made absolute against `folder` (unless it already is), `~` expanded.
     public static func resolve(_ path: String, against folder: String) -> String {

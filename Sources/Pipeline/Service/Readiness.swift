@@ -1,0 +1,78 @@
+import Catalog
+import Foundation
+
+/// Whether the service can do its work now: what `ingest status` prints and `/readyz` answers.
+/// Each check says what it found, so a failed one names what to fix.
+public struct Readiness: Sendable, Encodable {
+    public struct Check: Sendable, Encodable, Equatable {
+        /// `catalogue`, `library`, `inbox` or `disk`.
+        public var name: String
+        public var ok: Bool
+        /// What was found: the path and the error, or the free space.
+        public var detail: String
+    }
+
+    public var ready: Bool { checks.allSatisfy(\.ok) }
+    public var checks: [Check]
+
+    private enum CodingKeys: String, CodingKey { case ready, checks }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ready, forKey: .ready)
+        try container.encode(checks, forKey: .checks)
+    }
+
+    /// Checks that the catalogue answers, a file can be made in the library, the inbox can be
+    /// listed, and the library's disk keeps `minFreeMB` free.
+    public init(config: PipelineConfig, catalogue: Catalogue) {
+        checks = [Self.catalogue(catalogue), Self.library(config.library), Self.inbox(config.inbox),
+                  Self.disk(config.library, floorMB: config.minFreeMB)]
+    }
+
+    private static func catalogue(_ catalogue: Catalogue) -> Check {
+        do {
+            try catalogue.ping()
+            return Check(name: "catalogue", ok: true, detail: "answers")
+        } catch {
+            return Check(name: "catalogue", ok: false, detail: "does not answer: \(error)")
+        }
+    }
+
+    /// A file made and removed: `access(2)` says yes to root on a read-only folder, and to anyone
+    /// on a disk that is full of inodes.
+    private static func library(_ library: String) -> Check {
+        let probe = (library as NSString).appendingPathComponent(".ready-\(UUID().uuidString.prefix(8))")
+        do {
+            let file = try FileOperations.attempt("create", probe) { () throws(Errno) in
+                try FileDescriptor.open(probe, O_WRONLY | O_CREAT | O_EXCL)
+            }
+            file.close()
+            try FileOperations.remove(probe)
+            return Check(name: "library", ok: true, detail: "\(library) is writable")
+        } catch {
+            return Check(name: "library", ok: false, detail: "\(error)")
+        }
+    }
+
+    private static func inbox(_ inbox: String) -> Check {
+        do {
+            let sets = try FileOperations.attempt("list", inbox) { () throws(Errno) in try Directory.entries(of: inbox) }
+                .filter { $0.isDirectory && !$0.isHidden }.count
+            return Check(name: "inbox", ok: true, detail: "\(inbox) is readable, \(sets) set folders")
+        } catch {
+            return Check(name: "inbox", ok: false, detail: "\(error)")
+        }
+    }
+
+    private static func disk(_ library: String, floorMB: Int) -> Check {
+        var info = statvfs()
+        guard statvfs(library, &info) == 0 else {
+            return Check(name: "disk", ok: false, detail: "cannot measure the disk of \(library): \(Errno.current)")
+        }
+        let freeMB = Int((UInt64(info.f_bavail) * UInt64(info.f_frsize)) >> 20)
+        let enough = freeMB >= floorMB
+        return Check(name: "disk", ok: enough,
+                     detail: "\(freeMB) MB free on the library's disk, \(enough ? "at least" : "below") the floor of \(floorMB) MB (minFreeMB)")
+    }
+}

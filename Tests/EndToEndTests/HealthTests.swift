@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `ingest status` and serve's `/healthz` and `/readyz`: ready on a working library, and each
+/// failed check named, with what was found, when it is not.
+final class HealthTests: XCTestCase {
+    /// Ingested samples whose catalogue lies outside the library, so the library can be made
+    /// read-only while the catalogue still answers.
+    private func ingestedSamples(_ settings: [String: Any] = [:]) throws -> SampleLibrary {
+        let work = try SampleLibrary(for: self, settings: settings.merging(["catalog": "catalog.sqlite"]) { mine, _ in mine })
+        try work.run()
+        return work
+    }
+
+    /// Makes the library folder read-only, for root too (`chattr +i`); undone at the test's end.
+    private func makeReadOnly(_ folder: URL) throws {
+        try IngestHarness.shell("chmod a-w '\(folder.path)' && if [ $(id -u) = 0 ]; then chattr +i '\(folder.path)'; fi", in: folder)
+        addTeardownBlock {
+            _ = try? IngestHarness.execute(URL(fileURLWithPath: "/bin/sh"),
+                                           ["-c", "chattr -i '\(folder.path)' 2>/dev/null; chmod u+w '\(folder.path)'"],
+                                           in: folder.deletingLastPathComponent())
+        }
+    }
+
+    private func checks(_ json: Any?) throws -> [String: (ok: Bool, detail: String)] {
+        let object = try XCTUnwrap(json as? [String: Any])
+        let checks = try XCTUnwrap(object["checks"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: checks.map {
+            ($0["name"] as? String ?? "", ($0["ok"] as? Bool ?? false, $0["detail"] as? String ?? ""))
+        })
+    }
+
+    func testStatus_ready_thenEachFailureNamed() throws {
+        let work = try ingestedSamples()
+        let ready = try work.ingest(["status"])
+        XCTAssertEqual(ready.status, 0, ready.stdout + ready.stderr)
+        XCTAssertTrue(ready.stdout.hasPrefix("ready\n"), ready.stdout)
+        let json = try work.ingest(["status", "--json"])
+        XCTAssertEqual(try checks(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))).filter { !$0.value.ok }.count, 0,
+                       json.stdout)
+
+        let floor = try ingestedSamples(["minFreeMB": 100_000_000])
+        let full = try floor.ingest(["status", "--json"])
+        XCTAssertEqual(full.status, 1, full.stdout + full.stderr)
+        let disk = try XCTUnwrap(try checks(try JSONSerialization.jsonObject(with: Data(full.stdout.utf8)))["disk"])
+        XCTAssertFalse(disk.ok)
+        XCTAssertTrue(disk.detail.contains("below the floor of 100000000 MB"), disk.detail)
+
+        try makeReadOnly(work.library)
+        let readOnly = try work.ingest(["status"])
+        XCTAssertEqual(readOnly.status, 1, readOnly.stdout + readOnly.stderr)
+        XCTAssertTrue(readOnly.stdout.hasPrefix("NOT READY\n"), readOnly.stdout)
+        let line = try XCTUnwrap(readOnly.stdout.split(separator: "\n").first { $0.contains("library") })
+        XCTAssertTrue(line.contains("FAIL") && line.contains(work.library.lastPathComponent), String(line))
+    }
+
+    func testServe_healthzAndReadyz_sayWhatFailed() throws {
+        let work = try ingestedSamples()
+        let server = try ServeHarness(in: work.folder, test: self)
+        let health = try server.client.send("GET", "/healthz")
+        XCTAssertEqual(health.status, 200)
+        XCTAssertEqual(try health.json() as? [String: String], ["status": "up"])
+        let ready = try server.client.send("GET", "/readyz")
+        XCTAssertEqual(ready.status, 200, ready.text)
+        XCTAssertEqual((try ready.json() as? [String: Any])?["ready"] as? Bool, true, ready.text)
+
+        try makeReadOnly(work.library)
+        let notReady = try server.client.send("GET", "/readyz")
+        XCTAssertEqual(notReady.status, 503, notReady.text)
+        let found = try checks(try notReady.json())
+        XCTAssertEqual(found.filter { !$0.value.ok }.map(\.key), ["library"], notReady.text)
+        XCTAssertTrue(found["library"]?.detail.contains(work.library.path) == true, notReady.text)
+        XCTAssertEqual(try server.client.send("GET", "/healthz").status, 200, "the process is up all the same")
+    }
+}
