@@ -132,7 +132,9 @@ final class PhotosInFlight: Sendable {
                       var record = try? JSONDecoder().decode(Record.self, from: Data(bytes)) else { continue }
                 record.signal = signal
                 try FileOperations.makeDirectories(crashes)
-                try FileOperations.write(Array(try JSONEncoder().encode(record)), to: (crashes as NSString).appendingPathComponent(name))
+                // Replacing: a recovery cut short (another kill) is done again from the same records.
+                try FileOperations.write(Array(try JSONEncoder().encode(record)), to: (crashes as NSString).appendingPathComponent(name),
+                                         replacing: true)
                 photos.append(key(record.set, record.path))
             }
             logger.error("the process died while reading photos", metadata: ["signal": "\(signal)", "photos": "\(photos.joined(separator: ", "))"])
