@@ -184,7 +184,7 @@ final class LockOrderTests: XCTestCase {
         // They used to open the catalogue first, which migrates it: a write under another's lock.
         let work = try SampleLibrary(for: self)
         try work.run()
-        // The catalogue as the release before v4-agent-names (and v5-products … v8-search) left it: opening it migrates it.
+        // The catalogue as the release before v4-agent-names (and v5-products … v9-search-sql-fold) left it: opening it migrates it.
         let migrations = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -195,7 +195,8 @@ final class LockOrderTests: XCTestCase {
                                  "DROP TABLE held_file; DROP TABLE edit_capture; "
                                  "DROP TABLE edit; DROP INDEX capture_on_photo_count_captured_utc_id; "
                                  "DROP INDEX photo_on_capture_id_file_time; DELETE FROM grdb_migrations "
-                                 "WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers', 'v7-edits', 'v8-search');")
+                                 "WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers', 'v7-edits', 'v8-search', "
+                                 "'v9-search-sql-fold');")
                 db.commit()
             print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid")))
             """
