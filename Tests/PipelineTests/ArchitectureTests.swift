@@ -80,4 +80,32 @@ final class ArchitectureTests: XCTestCase {
             }
         }
     }
+
+    func testArchitectureDoc_namesOnlyTypesFilesAndTargetsThatExist() throws {
+        // The last column of docs/architecture.md's tables names each folder's (or target's) main
+        // types; a type renamed or removed must take its name out of the doc too.
+        let doc = try String(contentsOf: IngestHarness.packageRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        let swiftFiles = files.filter { $0.hasSuffix(".swift") }
+        let declarations = try Set(swiftFiles.flatMap { file in
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            return text.split(whereSeparator: \.isNewline).compactMap { line -> Substring? in
+                let words = line.split(separator: " ")
+                guard let index = words.firstIndex(where: { ["struct", "class", "enum", "protocol", "actor"].contains($0) }),
+                      index + 1 < words.count else { return nil }
+                return words[index + 1].prefix { $0.isLetter || $0.isNumber }
+            }.map(String.init)
+        })
+        let rows = doc.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        XCTAssertGreaterThan(rows.count, 20, "the doc's tables are where the test looks")
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let named = (cells.last ?? "").split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            for name in named {
+                let exists = declarations.contains(name) || files.contains(name) || swiftFiles.contains { $0.hasSuffix("/" + name) }
+                XCTAssertTrue(exists, "docs/architecture.md names `\(name)`, which is no type, target or file under Sources/: \(row)")
+            }
+        }
+    }
 }
