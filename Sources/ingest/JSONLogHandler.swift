@@ -13,7 +13,7 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// One JSON object a line on standard error: `time` (UTC, ISO 8601 with milliseconds), `level`,
 /// `label`, `message`, and `metadata` (the handler's and the line's, strings, arrays and objects
-/// as swift-log holds them), written in one call so that lines from several threads never mix.
+/// as swift-log holds them), each line written whole at once so that lines from several threads never mix.
 struct JSONLogHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level
@@ -34,15 +34,7 @@ struct JSONLogHandler: LogHandler {
         guard var line = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return }
         line.append(UInt8(ascii: "\n"))
-        line.withUnsafeBytes { bytes in
-            var written = 0
-            while written < bytes.count {
-                let count = write(STDERR_FILENO, bytes.baseAddress! + written, bytes.count - written)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return }
-                written += count
-            }
-        }
+        FileHandle.standardError.write(line)
     }
 
     private static func json(_ value: Logger.MetadataValue) -> Any {
