@@ -7,8 +7,9 @@ import Synchronization
 /// namespace). Without `NOTIFY_SOCKET` (not under systemd, or `Type=simple`) it sends nothing.
 public final class ServiceNotifier: Sendable {
     private let socketPath: String?
-    /// How often `WATCHDOG=1` is due: half the watchdog's timeout; nil without a watchdog.
-    public let watchdogInterval: Double?
+    /// How often `WATCHDOG=1` is sent: a quarter of the watchdog's timeout, so a ping late by as
+    /// long again still comes in time; nil without a watchdog.
+    public let pingInterval: Double?
     /// When `WATCHDOG=1` was last sent, in seconds of `clock`.
     private let lastPing = Mutex(-Double.infinity)
 
@@ -16,9 +17,9 @@ public final class ServiceNotifier: Sendable {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         let forUs = environment["WATCHDOG_PID"].map { $0 == String(getpid()) } ?? true
         if forUs, socketPath != nil, let micros = environment["WATCHDOG_USEC"].flatMap(Double.init), micros > 0 {
-            watchdogInterval = micros / 2_000_000
+            pingInterval = micros / 4_000_000
         } else {
-            watchdogInterval = nil
+            pingInterval = nil
         }
     }
 
@@ -31,12 +32,12 @@ public final class ServiceNotifier: Sendable {
         send("STOPPING=1")
     }
 
-    /// `WATCHDOG=1` when it is due (half the interval has passed since the last); thread-safe.
+    /// `WATCHDOG=1` when it is due (`pingInterval` has passed since the last); thread-safe.
     public func alive() {
-        guard let watchdogInterval else { return }
+        guard let pingInterval else { return }
         let now = Self.clock()
         let due = lastPing.withLock { last in
-            guard now - last >= watchdogInterval / 2 else { return false }
+            guard now - last >= pingInterval else { return false }
             last = now
             return true
         }
@@ -45,8 +46,8 @@ public final class ServiceNotifier: Sendable {
 
     /// When `alive()` is next due, in seconds of `clock()`; infinity without a watchdog.
     public var nextPing: Double {
-        guard let watchdogInterval else { return .infinity }
-        return lastPing.withLock { $0 } + watchdogInterval / 2
+        guard let pingInterval else { return .infinity }
+        return lastPing.withLock { $0 } + pingInterval
     }
 
     /// Seconds on the monotonic clock `nextPing` counts in.
