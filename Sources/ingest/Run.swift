@@ -21,7 +21,20 @@ extension Ingest {
 
         @OptionGroup var lock: LockOptions
 
+        @Option(help: "A file to write the run's metrics to when it ends, in Prometheus' text format (for node_exporter's textfile collector).")
+        var metricsFile: String?
+
+        func validate() throws {
+            guard let metricsFile else { return }
+            let folder = (metricsFile as NSString).deletingLastPathComponent
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--metrics-file: \(folder) is not a folder.")
+            }
+        }
+
         func run() throws {
+            let exporter = metricsFile.map { _ in MetricsExporter.bootstrap() }
             let config = try Self.reportingUsageErrors { () throws -> PipelineConfig in
                 let config = try options.loadConfig()
                 var isFolder: ObjCBool = false
@@ -42,6 +55,10 @@ extension Ingest {
             let run = IngestRun(config: config, catalogue: catalogue, logger: logger, worker: worker) { progress?.update($0) }
             let summary = try run.run()
             progress?.finish()
+            if let exporter, let metricsFile {
+                ServiceGauges.refresh(config: config, catalogue: catalogue)
+                try exporter.write(to: metricsFile)
+            }
             if options.logFormat == .json { logger.notice("run finished", metadata: summary.logMetadata) }
             if !options.quiet || !summary.isClean {
                 printEscaped(SummaryPrinter(summary: summary, config: config).text, terminator: "")

@@ -12,6 +12,10 @@ public final class PhotoAnalyzer: Sendable {
     private let decoder: PhotoDecoder
     private let reader: BarcodeReader
     private let logger: Logger
+    /// Each photo's seconds in the stages of its analysis (`MetricFamily.photoSeconds`).
+    private let readSeconds = MetricFamily.photoSeconds.timer("read")
+    private let decodeSeconds = MetricFamily.photoSeconds.timer("decode")
+    private let barcodeSeconds = MetricFamily.photoSeconds.timer("barcodes")
 
     /// - Parameters:
     ///   - stagingFolder: where thumbnails are written until their set is committed; must exist.
@@ -44,15 +48,17 @@ public final class PhotoAnalyzer: Sendable {
     }
 
     private func analyseOrThrow(_ file: InboxFile, catalogued: (String) -> Photo?) throws -> PhotoOutcome {
-        let snapshot = try Self.read(file, below: config.inbox, maxBytes: config.maxFileBytes)
+        let snapshot = try readSeconds.time { try Self.read(file, below: config.inbox, maxBytes: config.maxFileBytes) }
         let sha256 = snapshot.sha256
         if let existing = catalogued(sha256) { return .catalogued(file, existing: existing) }
-        let decoded = try decoder.decode(snapshot.bytes)
-        let reads = try reader.readAll(overview: decoded.overview, shrink: decoded.shrink) { box in
-            try decoded.fullResolution(box, from: snapshot.bytes)
-        } onPassFailed: { [logger] error in
-            logger.warning("full-resolution barcode pass failed; the photo keeps what its overview gave",
-                           metadata: ["file": "\(file.setName)/\(file.relativePath)", "error": "\(error)"])
+        let decoded = try decodeSeconds.time { try decoder.decode(snapshot.bytes) }
+        let reads = try barcodeSeconds.time {
+            try reader.readAll(overview: decoded.overview, shrink: decoded.shrink) { box in
+                try decoded.fullResolution(box, from: snapshot.bytes)
+            } onPassFailed: { [logger] error in
+                logger.warning("full-resolution barcode pass failed; the photo keeps what its overview gave",
+                               metadata: ["file": "\(file.setName)/\(file.relativePath)", "error": "\(error)"])
+            }
         }
         let barcodes = Self.deduplicated(reads.confirmed)
         let header = decoded.header

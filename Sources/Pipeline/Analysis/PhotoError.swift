@@ -33,6 +33,26 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The reason's kind, a label value of the quarantine's metric (`MetricFamily.quarantinedPhotos`).
+    public var kind: String {
+        switch self {
+        case .empty: "empty"
+        case .symbolicLink: "symbolic_link"
+        case .notRegularFile: "not_regular_file"
+        case .unreadable: "unreadable"
+        case .tooLarge: "too_large"
+        case .image(.notAnImage): "not_an_image"
+        case .image(.tooManyPixels): "too_many_pixels"
+        case .image(.tooFewPixels): "too_few_pixels"
+        case .image(.undecodable): "undecodable"
+        case .image(.libraryFailed): "library_failed"
+        case .changedWhileReading: "changed_while_reading"
+        case .killedTheProcess: "killed_the_process"
+        case .internalFailure: "internal_failure"
+        case .notStaged: "not_staged"
+        }
+    }
+
     /// Not the file's fault — it changed while it was read, our own storage or our own code failed —
     /// so it is never quarantined: its whole set stays in the inbox for the next run, counted as failed.
     public var isTransient: Bool {

@@ -34,7 +34,7 @@ struct CommitPlanner: Sendable {
         for outcome in outcomes {
             switch outcome {
             case .rejected(let file, let error):
-                triage.rejects.append(.init(file: file, reason: error.reason))
+                triage.rejects.append(.init(file: file, reason: error.reason, kind: error.kind))
             case .catalogued(let file, let existing):
                 if known.catalogedFromHere.contains(file.relativePath) {
                     triage.alreadyCatalogued += 1
@@ -74,7 +74,7 @@ struct CommitPlanner: Sendable {
                                                         taken: &taken, inUse: isTaken)
             journal.asides?.append(.init(source: aside.file.absolutePath, destination: destination,
                                          note: FileOperations.reasonNote(label: path, reason: aside.reason)))
-            return FileReport(path: path, reason: aside.reason, keptAt: destination)
+            return FileReport(path: path, reason: aside.reason, keptAt: destination, kind: aside.kind)
         }
         report.quarantined = triage.rejects.map { setAside($0, in: layout.quarantine) }
         report.duplicates = triage.duplicates.map { setAside($0, in: layout.duplicates) }

@@ -7,6 +7,8 @@ struct SetTriage: Sendable {
     struct Aside: Sendable {
         var file: InboxFile
         var reason: String
+        /// A reject's `PhotoError.kind`.
+        var kind: String?
     }
 
     /// Photos to catalogue: each hash once, in file order.

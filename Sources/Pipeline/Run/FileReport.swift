@@ -4,10 +4,13 @@ public struct FileReport: Sendable, Equatable {
     public var path: String
     public var reason: String
     public var keptAt: String?
+    /// A quarantined photo's `PhotoError.kind`.
+    public var kind: String?
 
-    public init(path: String, reason: String, keptAt: String?) {
+    public init(path: String, reason: String, keptAt: String?, kind: String? = nil) {
         self.path = path
         self.reason = reason
         self.keptAt = keptAt
+        self.kind = kind
     }
 }

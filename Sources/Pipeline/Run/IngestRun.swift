@@ -18,6 +18,7 @@ public final class IngestRun: Sendable {
     private let layout: LibraryLayout
     private let grouper: CaptureGrouper
     private let planner: CommitPlanner
+    private let metrics = RunMetrics()
     /// This process as one of the catalogue's workers: it claims each set before analysing it.
     let worker: WorkerSession
     private let stopRequested = Atomic(false)
@@ -160,9 +161,10 @@ public final class IngestRun: Sendable {
             return
         }
         do {
-            var report = try commit(set, outcomes, runId: runId, committer: committer)
+            var report = try metrics.commitSeconds.time { try commit(set, outcomes, runId: runId, committer: committer) }
             report.seconds = Date().timeIntervalSince(started)
             log(report)
+            metrics.record(report)
             state.add(report)
             onProgress(progress.setDone())
         } catch {

@@ -66,13 +66,22 @@ public struct Readiness: Sendable, Encodable {
     }
 
     private static func disk(_ library: String, floorMB: Int) -> Check {
-        var info = statvfs()
-        guard statvfs(library, &info) == 0 else {
-            return Check(name: "disk", ok: false, detail: "cannot measure the disk of \(library): \(Errno.current)")
+        let free: UInt64
+        do {
+            free = try freeBytes(on: library)
+        } catch {
+            return Check(name: "disk", ok: false, detail: "cannot measure the disk of \(library): \(error)")
         }
-        let freeMB = Int((UInt64(info.f_bavail) * UInt64(info.f_frsize)) >> 20)
+        let freeMB = Int(free >> 20)
         let enough = freeMB >= floorMB
         return Check(name: "disk", ok: enough,
                      detail: "\(freeMB) MB free on the library's disk, \(enough ? "at least" : "below") the floor of \(floorMB) MB (minFreeMB)")
+    }
+
+    /// The bytes free for an unprivileged process on the file system of `path`.
+    static func freeBytes(on path: String) throws(Errno) -> UInt64 {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { throw Errno.current }
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize)
     }
 }

@@ -23,6 +23,8 @@ public final class WorkerSession: Sendable {
     private let held = Mutex<Set<String>>([])
     private let lost = Mutex<Set<String>>([])
     private let renewal = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let claimsHeld = MetricFamily.claimsHeld.meter()
+    private let claimsLost = MetricFamily.claimsLost.counter()
 
     private init(catalogue: Catalogue, leaseSeconds: Double, logger: Logger) {
         id = Self.makeId()
@@ -58,7 +60,7 @@ public final class WorkerSession: Sendable {
         guard isShared else { return .claimed(takenOverFrom: nil) }
         let outcome = try catalogue.claimSet(name, worker: id, leaseSeconds: leaseSeconds)
         if case .claimed = outcome {
-            held.withLock { _ = $0.insert(name) }
+            claimsHeld.set(held.withLock { $0.insert(name); return $0.count })
             lost.withLock { _ = $0.remove(name) }
         }
         return outcome
@@ -67,7 +69,7 @@ public final class WorkerSession: Sendable {
     /// Lets the set `name` go; a failure is logged (the claim then lapses with the lease).
     func release(_ name: String) {
         guard isShared else { return }
-        held.withLock { _ = $0.remove(name) }
+        claimsHeld.set(held.withLock { $0.remove(name); return $0.count })
         do {
             try catalogue.releaseSet(name, worker: id)
         } catch {
@@ -131,9 +133,11 @@ public final class WorkerSession: Sendable {
             let gone = held.withLock { held in
                 let gone = held.subtracting(sets)
                 held.subtract(gone)
+                claimsHeld.set(held.count)
                 return gone
             }
             guard !gone.isEmpty else { return }
+            claimsLost.increment(by: gone.count)
             lost.withLock { $0.formUnion(gone) }
             for set in gone.sorted() {
                 logger.error("claim lost to another worker; the set is left to it", metadata: ["set": "\(set)"])
