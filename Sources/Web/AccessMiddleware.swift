@@ -23,6 +23,9 @@ struct AccessMiddleware: RouterMiddleware {
     /// The session cookie's name.
     static let cookieName = "ingest_session"
 
+    /// The paths monitoring asks (probes, Prometheus): answered 401 without the token, never redirected.
+    static let monitoring: Set<String> = ["/healthz", "/readyz", "/metrics"]
+
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var request = request
         var context = context
@@ -31,7 +34,8 @@ struct AccessMiddleware: RouterMiddleware {
         context.access = authenticate(request)
         let open = path == "/signin" || path.hasPrefix("/assets/")
         if context.access == .anonymous && !open {
-            guard request.method == .get || request.method == .head, !path.hasPrefix("/api/") else {
+            // Programs (the API, monitoring) are refused; a browser is sent to sign in.
+            guard request.method == .get || request.method == .head, !path.hasPrefix("/api/"), !Self.monitoring.contains(path) else {
                 throw WebError(status: .unauthorized, message: "sign in first: this server asks for its token "
                     + "(a browser signs in at /signin; a program sends Authorization: Bearer TOKEN).",
                     headers: [.wwwAuthenticate: "Bearer realm=\"ingest\""])

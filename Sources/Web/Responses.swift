@@ -18,4 +18,10 @@ enum Responses {
         return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+
+    /// Text of `contentType`; never cached.
+    static func text(_ text: String, contentType: String) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
 }

@@ -3,9 +3,10 @@ import Hummingbird
 import Pipeline
 
 extension WebServer {
-    /// What a supervisor or a load balancer asks: `/healthz`, whether the process answers at all;
-    /// `/readyz`, whether it can do its work (`Readiness`), `503` with the failed checks when not.
-    /// Both under the same access rules as every other route.
+    /// What a supervisor, a load balancer or Prometheus asks: `/healthz`, whether the process
+    /// answers at all; `/readyz`, whether it can do its work (`Readiness`), `503` with the failed
+    /// checks when not; `/metrics`, the metrics in Prometheus' text format, the gauges read afresh
+    /// (`ServiceGauges`). All under the same access rules as every other route.
     func addHealth(to router: Router<WebContext>) {
         router.get("/healthz") { _, _ in
             Responses.json(["status": "up"])
@@ -13,6 +14,14 @@ extension WebServer {
         router.get("/readyz") { _, _ in
             let readiness = try await blocking { [config, catalogue] in Readiness(config: config, catalogue: catalogue) }
             return Responses.json(readiness, status: readiness.ready ? .ok : .serviceUnavailable)
+        }
+        guard let metrics else { return }
+        router.get("/metrics") { _, _ in
+            let text = try await blocking { [config, catalogue] in
+                ServiceGauges.refresh(config: config, catalogue: catalogue)
+                return metrics.text()
+            }
+            return Responses.text(text, contentType: MetricsExporter.contentType)
         }
     }
 }

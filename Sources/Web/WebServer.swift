@@ -19,40 +19,59 @@ public struct WebServer: Sendable {
     /// in the URL), and what `/readyz` checks.
     let config: PipelineConfig
     let logger: Logger
+    /// What `/metrics` renders; nil, no `/metrics`.
+    let metrics: MetricsExporter?
+    let surface: Surface
     let sessions = Sessions()
     let localCSRFToken = Sessions.randomToken()
 
     var library: String { config.library }
 
-    public init(settings: ServeSettings, catalogue: Catalogue, config: PipelineConfig, logger: Logger) {
+    /// The routes a server has.
+    public enum Surface: Sendable {
+        /// Pages, API, files, health and metrics: `ingest serve`.
+        case catalogue
+        /// `/healthz`, `/readyz` and `/metrics` only: `ingest watch --metrics`.
+        case monitoring
+    }
+
+    public init(settings: ServeSettings, catalogue: Catalogue, config: PipelineConfig, logger: Logger,
+                metrics: MetricsExporter? = nil, surface: Surface = .catalogue) {
         self.settings = settings
         self.catalogue = catalogue
         self.config = config
         self.logger = logger
+        self.metrics = metrics
+        self.surface = surface
     }
 
-    /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns. Calls
-    /// `onListening` with the URL once the port is open (the port the system picked, for port 0).
-    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+    /// Serves until SIGTERM or SIGINT (with `stopsOnSignals`; else until the process ends), then
+    /// finishes the requests in flight and returns. Calls `onListening` with the URL once the port
+    /// is open (the port the system picked, for port 0).
+    public func run(stopsOnSignals: Bool = true, onListening: @escaping @Sendable (String) -> Void) async throws {
         let app = Application(router: router(), configuration: .init(address: .hostname(settings.host, port: settings.port)),
                               onServerRunning: { [settings] channel in
                                   onListening(settings.url(port: channel.localAddress?.port ?? settings.port))
                               }, logger: logger)
-        try await app.runService()
+        try await app.runService(gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [])
     }
 
     /// Every route, behind the middlewares: security headers outermost (errors get them too), then
-    /// errors turned into pages or JSON, then who may do what.
+    /// the request metrics (which see the status errors become), errors turned into pages or JSON,
+    /// and who may do what.
     func router() -> Router<WebContext> {
         let router = Router(context: WebContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeadersMiddleware())
+        if metrics != nil { router.add(middleware: MetricsMiddleware()) }
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AccessMiddleware(settings: settings, sessions: sessions, localCSRFToken: localCSRFToken))
-        addPages(to: router)
-        addSignIn(to: router)
-        addCorrections(to: router)
-        addAPI(to: router)
-        addFiles(to: router)
+        if surface == .catalogue {
+            addPages(to: router)
+            addSignIn(to: router)
+            addCorrections(to: router)
+            addAPI(to: router)
+            addFiles(to: router)
+        }
         addHealth(to: router)
         return router
     }

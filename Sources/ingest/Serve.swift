@@ -2,6 +2,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Pipeline
 import Synchronization
 import Web
 
@@ -13,7 +14,8 @@ extension Ingest {
             discussion: """
                 Listens on 127.0.0.1:8080 unless --listen says otherwise; any address but loopback needs a token \
                 (--token or INGEST_TOKEN, 16 characters or more), with which a browser signs in once and a program \
-                sends Authorization: Bearer TOKEN. Pages show captures as they are committed. SIGTERM or SIGINT \
+                sends Authorization: Bearer TOKEN. Pages show captures as they are committed. /healthz, /readyz and \
+                /metrics (Prometheus' text format) are for monitoring. SIGTERM or SIGINT \
                 finish the requests in flight and exit 0. Exit codes: 0 stopped by a signal; 1 serving failed \
                 (the port taken, …); 64 usage or configuration error.
                 """
@@ -39,9 +41,10 @@ extension Ingest {
                     throw UsageError(message: error.description)
                 }
             }
+            let metrics = MetricsExporter.bootstrap()
             let (config, logger, catalogue) = try options.openCatalogue()
             defer { try? catalogue.close() }
-            let server = WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger)
+            let server = WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger, metrics: metrics)
             try Self.waiting {
                 try await server.run { url in
                     // Unbuffered: whoever started the server (a test, a script) reads the URL at once.

@@ -25,12 +25,19 @@ extension Ingest {
         @Option(help: "Seconds the sets in flight may take to finish after SIGTERM or SIGINT before the watch aborts.")
         var graceSeconds = 30.0
 
+        @Option(help: "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on, as ingest serve's --listen.")
+        var metrics: String?
+
+        @Option(help: "The token a scraper sends (Authorization: Bearer) when --metrics is not loopback; INGEST_TOKEN is read when not given.")
+        var token: String?
+
         func validate() throws {
             if !(graceSeconds >= 0) { throw ValidationError("--grace-seconds must be 0 or more.") }
         }
 
         func run() throws {
             let config = try Self.reportingUsageErrors { try options.loadConfig() }
+            let exporter = metrics.map { _ in MetricsExporter.bootstrap() }
             ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
             let logger = options.bootstrapLogging()
             let libraryLock = try lock.lockLibrary(config, logger: logger)
@@ -45,6 +52,14 @@ extension Ingest {
                 } catch let error as InboxWatchError {
                     throw UsageError(message: error.description)
                 }
+            }
+            if let metrics, let exporter {
+                let url = try Self.reportingUsageErrors {
+                    try MetricsEndpoint.start(listen: metrics, token: token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"],
+                                              config: config, catalogue: catalogue, logger: logger, metrics: exporter)
+                }
+                // Unbuffered, as serve's: whoever started the watch reads the URL at once.
+                FileHandle.standardOutput.write(Data("metrics at \(url)/metrics\n".utf8))
             }
             let signals = StopSignals(graceSeconds: graceSeconds, logger: logger) { watch.requestStop() }
             try withExtendedLifetime(signals) { try watch.run() }
