@@ -3,7 +3,7 @@
 
     bench/bench.py [--sets 40] [--seed 11] [--width 4032] [--height 3024] [--workers 2]
                    [--runs 3] [--work DIR] [--shell] [--skip-build] [--ingest BINARY]
-                   [--before BINARY [--before-label TEXT]]
+                   [--before BINARY [--before-label TEXT]] [--metrics]
 
 Generates (once, cached in the work folder) a corpus with ../shared/corpus/gen_corpus.py, builds
 `ingest` in release mode (not with --skip-build or --ingest), then on the same photos, page cache
@@ -11,6 +11,8 @@ warm, runs:
 
     ingest           .build/release/ingest (or --ingest BINARY) run (workers N) + export --csv
     ingest before    only with --before: an earlier ingest binary, run and scored the same way
+    ingest metrics   only with --metrics: the same binary recording its metrics (run --metrics-file),
+                     to show what recording them costs
     python baseline  ../shared/bench/baseline_python.py --workers N
     shell baseline   ../shared/bench/baseline_shell.sh with JOBS=N (only with --shell: slow)
     vipsthumbnail    vipsthumbnail -s 400x over all photos, one process: the floor, thumbnails only
@@ -100,6 +102,8 @@ def main():
                     help="an earlier ingest binary, run as one more pipeline ('ingest before')")
     ap.add_argument("--before-label", metavar="TEXT", default="",
                     help="what the earlier binary is, printed under the table")
+    ap.add_argument("--metrics", action="store_true",
+                    help="also time ingest recording its metrics (run --metrics-file), to show their cost")
     args = ap.parse_args()
 
     corpus, expected, ingest = corpus_and_ingest(args)
@@ -116,14 +120,15 @@ def main():
     n = len(photos)
     sh("cat " + " ".join(f"'{p}'" for p in photos) + " > /dev/null")  # warm the page cache
 
-    def run_ingest(binary=ingest, folder="ingest"):
+    def run_ingest(binary=ingest, folder="ingest", metrics=False):
         inbox = fresh_inbox(corpus, args.work, folder)
         base = os.path.dirname(inbox)
         config = os.path.join(base, "pipeline.json")
         with open(config, "w") as f:
             json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
                        "quarantine": "quarantine", "workers": args.workers}, f)
-        seconds, rss, _ = timed([binary, "run", "--config", config, "--quiet"])
+        extra = ["--metrics-file", os.path.join(base, "metrics.prom")] if metrics else []
+        seconds, rss, _ = timed([binary, "run", "--config", config, "--quiet"] + extra)
         sh([binary, "export", "--config", config, "--csv", os.path.join(base, "captures.csv"), "--quiet"])
         return seconds, rss, score(base, expected)
 
@@ -153,6 +158,8 @@ def main():
     pipelines = [("ingest", run_ingest)]
     if before:
         pipelines.append(("ingest before", lambda: run_ingest(before, "ingest-before")))
+    if args.metrics:
+        pipelines.append(("ingest metrics", lambda: run_ingest(ingest, "ingest-metrics", metrics=True)))
     pipelines.append(("python baseline", run_python))
     if args.shell:
         pipelines.append(("shell baseline", run_shell))

@@ -77,9 +77,15 @@ final class SharedCatalogueTests: XCTestCase {
         return reference
     }
 
-    /// Starts `count` workers (`ingest run`) in `work`.
+    /// Starts `count` workers (`ingest run`) in `work`, worker `n` writing its metrics to `worker-n.prom`.
     private func startWorkers(_ count: Int, in work: URL) throws -> [BackgroundIngest] {
-        try (0 ..< count).map { _ in try BackgroundIngest(["run", "--verbose"], in: work) }
+        try (0 ..< count).map { try BackgroundIngest(["run", "--verbose", "--metrics-file", "worker-\($0).prom"], in: work) }
+    }
+
+    /// The value of the series `series` (name and labels as the text shows them) in `worker-n.prom`.
+    private func metric(_ series: String, ofWorker number: Int, in work: URL) throws -> Double? {
+        let text = try String(contentsOf: work.appendingPathComponent("worker-\(number).prom"), encoding: .utf8)
+        return text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
     /// Waits for `workers` to end; whether each went to the end: exit 0, or 1 for the files it
@@ -134,6 +140,11 @@ final class SharedCatalogueTests: XCTestCase {
         XCTAssertTrue(workers.allSatisfy { $0.stderr.contains("worker started") && $0.stderr.contains("worker=") })
         XCTAssertEqual(committed.reduce(0, +), 61, "\(committed): 60 sets and the duplicate's")
         XCTAssertGreaterThan(committed.filter { $0 > 0 }.count, 1, "more than one worker committed sets: \(committed)")
+        // Each worker's metrics count its own sets, and it holds no claim at its end.
+        for number in 0 ..< 3 {
+            XCTAssertEqual(try metric(#"ingest_sets_total{outcome="committed"}"#, ofWorker: number, in: work), Double(committed[number]))
+            XCTAssertEqual(try metric("ingest_claims_held", ofWorker: number, in: work), 0)
+        }
         try assertEverythingIngestedOnce(work, catalogue: url, reference: reference.captures, "three workers")
     }
 
