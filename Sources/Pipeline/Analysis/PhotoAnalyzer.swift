@@ -7,9 +7,9 @@ import Logging
 ///
 /// Safe to call from many threads at once; each call borrows ZBar scanners from a pool.
 public final class PhotoAnalyzer: Sendable {
-    private let config: PipelineConfig
+    let config: PipelineConfig
     private let stagingFolder: String
-    private let decoder: PhotoDecoder
+    let decoder: PhotoDecoder
     private let reader: BarcodeReader
     private let logger: Logger
     /// Each photo's seconds in the stages of its analysis (`MetricFamily.photoSeconds`).

@@ -30,7 +30,13 @@ extension BarcodeReader {
             // many lines per original pixel) let ZBar confirm its own misreads at two scales.
             if copy.withZBar { scans.append(("ZBar", scanners.frame.scan(image))) }
             for (decoder, symbols) in scans {
-                let readings = symbols.compactMap(GTIN.reading(from:)).filter(whole)
+                let described = "\(decoder), copy \(copy.view)\(copy.view == "region" ? "" : " of the overview")"
+                let readings = trace.kept(trace.readings(of: symbols, "second look", described), "second look", described,
+                                          because: QuietZone.rule, whole)
+                for reading in readings.conflicted() {
+                    trace?.note("second look", described, reading, "unconfirmed", because: "another code was read across "
+                        + "the same bars: evidence only if the template reader confirms it")
+                }
                 let source = Evidence.Source(decoder: decoder, view: copy.view)
                 for reading in readings.withoutConflicts() { evidence.add(reading.placed(at: copy.place(reading.box)), from: source) }
                 for reading in readings.conflicted() { evidence.addConflicted(reading.placed(at: copy.place(reading.box)), from: source) }
@@ -39,6 +45,8 @@ extension BarcodeReader {
             // reader, which models the blur, overrules them where it clearly fits another pattern.
             for reading in evidence.accepted where try !evidence.isReadByBothDecoders(reading)
                 && templates.verdict(on: reading) == .contradicts {
+                trace?.note("second look", "template reader", reading, "dropped",
+                            because: "read by one decoder only, and the template reader fits other patterns better")
                 evidence.reject(reading)
             }
             if !evidence.accepted.isEmpty { return evidence }
@@ -47,6 +55,7 @@ extension BarcodeReader {
         // reader finds the same patterns.
         for reading in evidence.unconfirmed + evidence.conflicted
         where try templates.verdict(on: reading) == .confirms {
+            trace?.note("second look", "template reader", reading, "confirmed", because: "its digit patterns fit the bars")
             evidence.confirmByTemplate(reading)
         }
         if !evidence.accepted.isEmpty { return evidence }
@@ -57,6 +66,7 @@ extension BarcodeReader {
            try evidence.unconfirmed.allSatisfy({
                try $0.symbology == .qr || $0.productKey == reading.productKey || templates.verdict(on: $0) == .contradicts
            }) {
+            trace?.note("second look", "template reader", reading, "read", because: "each half of the code, read apart, gave it")
             for half in ["upper", "lower"] {
                 evidence.add(reading, from: Evidence.Source(decoder: "template", view: half))
             }

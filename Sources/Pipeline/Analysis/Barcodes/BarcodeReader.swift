@@ -19,9 +19,12 @@ final class BarcodeReader: Sendable {
     /// A second look where the first found nothing to read: a quarter of the gradient energy
     /// finds codes printed in low contrast (on the hard set: 3 more, no false positive).
     private let faintLocator = BarcodeLocator(minimumEnergy: 100)
+    /// Where every read and decision is noted, for `ingest explain`; nil while ingesting.
+    let trace: ReadTrace?
 
-    init(symbologies: Set<Symbology>) {
+    init(symbologies: Set<Symbology>, trace: ReadTrace? = nil) {
         self.symbologies = symbologies
+        self.trace = trace
     }
 
     /// The photo's barcodes, boxes in full-resolution stored pixels.
@@ -47,21 +50,38 @@ final class BarcodeReader: Sendable {
         let scanners = Scanners(symbologies: symbologies, frameDensity: shrink == 1 ? 1 : 2)
         let barcodes = try readAll(overview: pixels, shrink: shrink, scanners: scanners,
                                    fullResolution: fullResolution, onPassFailed: onPassFailed)
-        return withExtendedCharacters(barcodes, in: pixels, shrink: shrink, scanners: scanners)
+        let found = withExtendedCharacters(barcodes, in: pixels, shrink: shrink, scanners: scanners)
+        for reading in found.confirmed { trace?.note("decision", "the photo", reading, "kept") }
+        for reading in found.unconfirmed {
+            trace?.note("decision", "the photo", reading, "unconfirmed",
+                        because: "read once: it counts when another photo of the set reads it too")
+        }
+        return found
     }
 
     private func readAll(overview pixels: GreyImage, shrink: Int, scanners: Scanners,
                          fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
                          onPassFailed: (any Error) -> Void) throws -> PhotoBarcodes {
-        let whole = scanners.frame.scan(pixels).compactMap(GTIN.reading(from:))
-            .filter { !QuietZone.isPartial($0, in: pixels) }.withoutConflicts()
-        let trusted = try whole.filter(Self.isTrusted).filter { try stands($0, in: pixels, scanners: scanners) }
+        let source = "ZBar, the overview (1/\(shrink), \(pixels.width)×\(pixels.height))"
+        let read = trace.readings(of: scanners.frame.scan(pixels), "overview", source)
+        let whole = trace.withoutConflicts(trace.kept(read, "overview", source, because: QuietZone.rule) {
+            !QuietZone.isPartial($0, in: pixels)
+        }, "overview", source)
+        let trusted = try trace.kept(whole, "overview", source, because: "read by fewer than \(Self.trustedQuality) scan lines: "
+            + "left to the regions", Self.isTrusted).filter { reading in
+            let (stands, because) = try stands(reading, in: pixels, scanners: scanners)
+            trace?.note("overview", source, reading, stands ? "kept" : "dropped", because: because)
+            return stands
+        }
         if !trusted.isEmpty { return PhotoBarcodes(confirmed: trusted.map { $0.scaled(by: shrink) }) }
         var tried: [BarcodeCandidate] = []
         let found = try readCandidates(overview: pixels, shrink: shrink, scanners: scanners, tried: &tried,
                                        fullResolution: fullResolution, onPassFailed: onPassFailed)
         if !found.isEmpty { return PhotoBarcodes(confirmed: found) }
         let evidence = try secondLook(overview: pixels, candidates: tried, weak: whole, scanners: scanners)
+        for reading in evidence.accepted {
+            trace?.note("second look", "evidence", reading, "confirmed", because: "read independently by " + evidence.support(of: reading))
+        }
         return PhotoBarcodes(confirmed: evidence.accepted.map { $0.scaled(by: shrink) },
                              unconfirmed: evidence.accepted.isEmpty ? evidence.unconfirmed.map { $0.scaled(by: shrink) } : [])
     }
@@ -74,79 +94,6 @@ final class BarcodeReader: Sendable {
 
     static func isTrusted(_ reading: BarcodeReading) -> Bool {
         reading.symbology == .qr || reading.quality >= trustedQuality
-    }
-
-    /// What a second, differently made read says of a linear code ZBar read. On blurred real photos
-    /// ZBar misreads codes consistently, on a few lines or on dozens, and a misread passes the
-    /// check digit one time in ten: neither the line count nor the check digit is evidence that a
-    /// code is right; a read made differently is.
-    /// - zxing-cpp, binarising differently, reads the same code there (confirms), or another code
-    ///   (contradicts: the right one, or several; two decoders reading different codes in one place
-    ///   leave it to the second look);
-    /// - else, for an EAN-13 or UPC-A, the template reader, which models blur and ink spread, fits
-    ///   the code's digit patterns best (confirms) or clearly fits others (contradicts; see
-    ///   `TemplateReader.verdict`).
-    /// One or two small zxing reads per read, and a template fit only where zxing-cpp did not read
-    /// the same code (zxing takes a millisecond on a sharp code, the fit tens).
-    private static func secondOpinion(on reading: BarcodeReading, zxing: [BarcodeReading],
-                                      templates: @autoclosure () -> TemplateEvidence) throws -> TemplateReader.Verdict {
-        if zxing.contains(where: { $0.productKey != reading.productKey }) { return .contradicts }
-        if zxing.contains(where: { $0.productKey == reading.productKey }) { return .confirms }
-        guard TemplateReader.symbologies.contains(reading.symbology) else { return .undecided }
-        var evidence = templates()
-        return try evidence.verdict(on: reading)
-    }
-
-    /// True when a linear code ZBar read on the whole photo counts: a second opinion confirms it,
-    /// or, read by `confirmedQuality` lines or more, zxing-cpp does not contradict it. (The template
-    /// reader's verdict on every well-read code cost 10 % of the 12 MP corpus's CPU: only weak
-    /// reads get it.) A code that does not count here is not lost: the candidate regions and the
-    /// second look read it again, differently.
-    private func stands(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) throws -> Bool {
-        guard reading.symbology != .qr else { return true }
-        let area = Self.surroundings(of: reading.box, in: pixels)
-        let zxing = Self.zxingReads(area, in: pixels, scanners: scanners)
-        if reading.quality >= Self.confirmedQuality { return !zxing.contains { $0.productKey != reading.productKey } }
-        return try Self.secondOpinion(on: reading, zxing: zxing,
-                                      templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [])) == .confirms
-    }
-
-    /// The linear codes zxing-cpp reads in `area` of `pixels`: as it is, else enlarged (zxing-cpp
-    /// reads small or blurred codes better at two or three pixels a module than at one).
-    /// `angle` turns the area's bars upright first, as for a candidate region (zxing-cpp 1.4 is
-    /// not asked to turn: see `CZXingShim`).
-    static func zxingReads(_ area: PixelBox, angle: Double = 0, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
-        guard area.width > 0, area.height > 0 else { return [] }
-        for scale in [1.0, 2.5] {
-            guard let copy = try? pixels.region(area, angle: angle, scale: scale, smoothRows: 1) else { continue }
-            let reads = scanners.zxing.scan(copy.padded(by: 16)).compactMap(GTIN.reading(from:)).filter { $0.symbology != .qr }
-            if !reads.isEmpty { return reads }
-        }
-        return []
-    }
-
-    /// True when a second opinion overrules a code ZBar read in a candidate region (turned upright,
-    /// enlarged and smoothed: a blurred code gave ZBar a misread 28 lines agreed on): it contradicts
-    /// the code, or, for a code the template reader cannot judge (it knows the EAN-13 and UPC-A
-    /// layouts only) read by fewer than `confirmedQuality` lines, zxing-cpp does not confirm it.
-    private func isOverruled(_ reading: BarcodeReading, candidate: BarcodeCandidate, in image: GreyImage,
-                             scanners: Scanners) throws -> Bool {
-        guard reading.symbology != .qr else { return false }
-        let zxing = Self.zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners)
-        switch try Self.secondOpinion(on: reading, zxing: zxing, templates: TemplateEvidence(pixels: image, candidates: [candidate])) {
-        case .contradicts: return true
-        case .confirms: return false
-        case .undecided: return !TemplateReader.symbologies.contains(reading.symbology) && reading.quality < Self.confirmedQuality
-        }
-    }
-
-    /// A read's box with room around it for the whole code and its quiet zone: ZBar's box spans the
-    /// scan lines that read it, which may be a thin strip of the bars.
-    static func surroundings(of box: PixelBox, in pixels: GreyImage) -> PixelBox {
-        let marginX = box.width / 4 + 8, marginY = max(box.height, box.width) / 2 + 8
-        return PixelBox(x: box.x - marginX, y: box.y - marginY,
-                        width: box.width + 2 * marginX, height: box.height + 2 * marginY)
-            .clamped(width: pixels.width, height: pixels.height)
     }
 
     /// Only regions up to this long edge (overview pixels) are worth a full-resolution look: a code
@@ -172,8 +119,9 @@ final class BarcodeReader: Sendable {
             if pass.minimumEnergy < locator.minimumEnergy && !found.isEmpty { break }
             for candidate in grid.map(pass.candidates(in:)) ?? [] where !tried.contains(where: { $0.box.covers(candidate.box) }) {
                 tried.append(candidate)
-                let readings = try read(candidate, in: pixels, scanners: scanners)
-                    .filter { try !isOverruled($0, candidate: candidate, in: pixels, scanners: scanners) }
+                let source = "region \(tried.count) " + candidate.description
+                let readings = try read(candidate, in: pixels, scanners: scanners, step: "region", source: source)
+                    .filter { try !isOverruled($0, candidate: candidate, in: pixels, scanners: scanners, step: "region", source: source) }
                 if readings.isEmpty && max(candidate.box.width, candidate.box.height) <= Self.smallRegionEdge
                     && pixels.lightness(of: candidate.box) <= Self.maximumLightness {
                     unread.append(candidate)
@@ -208,8 +156,10 @@ final class BarcodeReader: Sendable {
                     attempts.insert(linear, at: 0)
                 }
                 for attempt in attempts {
-                    let readings = try read(attempt, in: grey, scanners: scanners, fullResolution: true)
-                        .filter { try !isOverruled($0, candidate: attempt, in: grey, scanners: scanners) }
+                    let source = "full-resolution region " + attempt.description
+                    let step = "full resolution"
+                    let readings = try read(attempt, in: grey, scanners: scanners, fullResolution: true, step: step, source: source)
+                        .filter { try !isOverruled($0, candidate: attempt, in: grey, scanners: scanners, step: step, source: source) }
                     found += readings.map { $0.placed(at: placed) }
                     if !readings.isEmpty { break }
                 }
@@ -224,7 +174,7 @@ final class BarcodeReader: Sendable {
     /// its bars, then (in the overview only, where the direction may be off) as it is; a 2-D code
     /// enlarged in the overview, taken as it is at full resolution (its modules are large enough there).
     private func read(_ candidate: BarcodeCandidate, in image: GreyImage, scanners: Scanners,
-                      fullResolution: Bool = false) throws -> [BarcodeReading] {
+                      fullResolution: Bool = false, step: String, source: String) throws -> [BarcodeReading] {
         let longEdge = Double(max(candidate.box.width, candidate.box.height))
         let scale = fullResolution ? (candidate.isLinear ? 2 : 1) : min(3, max(1.5, 700 / longEdge))
         var attempts = [RegionRead(scale: scale, rows: 1, scanner: scanners.frame)]
@@ -233,10 +183,12 @@ final class BarcodeReader: Sendable {
             if !fullResolution { attempts.append(RegionRead(scale: scale, rows: 1, scanner: scanners.frame)) }
         }
         for attempt in attempts {
-            var readings = try scan(candidate, in: image, attempt)
+            let copy = "\(source), \(attempt)"
+            var readings = try scan(candidate, in: image, attempt, step: step, source: copy)
             // A weak read of an enlarged, smoothed region can be a misread that passes the check
             // digit; it counts only when a differently prepared copy of the region reads the same.
-            readings = try readings.filter { reading in
+            readings = try trace.kept(readings, step, copy, because: "under \(Self.confirmedQuality) scan lines, and no "
+                + "differently prepared copy of the region read it") { reading in
                 guard reading.symbology != .qr, reading.quality < Self.confirmedQuality else { return true }
                 for other in [RegionRead(scale: attempt.scale, rows: 5, scanner: scanners.rows),
                               RegionRead(scale: attempt.scale, rows: 9, scanner: scanners.rows),
@@ -255,15 +207,23 @@ final class BarcodeReader: Sendable {
     static let confirmedQuality = 20
 
     /// How a region is prepared and scanned.
-    private struct RegionRead {
+    private struct RegionRead: CustomStringConvertible {
         var scale: Double
         var rows: Int
         var scanner: BarcodeScanner
+
+        var description: String { String(format: "×%.2g, smoothed over %d rows", scale, rows) }
     }
 
-    private func scan(_ candidate: BarcodeCandidate, in image: GreyImage, _ read: RegionRead) throws -> [BarcodeReading] {
+    /// The sound, unconflicted reads of `candidate` prepared as `read` says; traced (`step`, `source`)
+    /// when given them, else (a confirming read) not.
+    private func scan(_ candidate: BarcodeCandidate, in image: GreyImage, _ read: RegionRead,
+                      step: String? = nil, source: String = "") throws -> [BarcodeReading] {
         let region = try image.region(candidate.box, angle: candidate.angle, scale: read.scale, smoothRows: read.rows)
-        return read.scanner.scan(region).compactMap(GTIN.reading(from:)).withoutConflicts().filter(Self.isTrusted)
+        let trace = step == nil ? nil : trace
+        let step = step ?? ""
+        let readings = trace.withoutConflicts(trace.readings(of: read.scanner.scan(region), step, source), step, source)
+        return trace.kept(readings, step, source, because: "read by fewer than \(Self.trustedQuality) scan lines", Self.isTrusted)
     }
 }
 

@@ -85,6 +85,11 @@ struct Evidence {
         conflictOrder.compactMap { first[$0] == nil && !rejected.contains($0) ? conflicts[$0]!.reading : nil }
     }
 
+    /// Who read `reading`'s code and where, for the trace: "ZBar ×1, zxing ×2.0".
+    func support(of reading: BarcodeReading) -> String {
+        (sources[key(reading)] ?? []).map { "\($0.decoder) \($0.view)" }.sorted().joined(separator: ", ")
+    }
+
     private func counts(_ key: String) -> Bool {
         first[key]!.symbology == .qr || sources[key]!.count >= 2
     }

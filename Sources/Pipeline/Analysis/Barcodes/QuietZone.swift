@@ -23,6 +23,9 @@ enum QuietZone {
     /// printed too close pass, missed the partial reads of blurred codes, whose bars merge.
     static let nearest = 2.0, farthest = 6.0
 
+    /// What a read `isPartial` drops is, for the trace.
+    static let rule = "bars continue beside an end: a part of a larger code (no quiet zone)"
+
     /// True when dark bars lie just beyond an end of `reading` along its scan lines in `image`
     /// (the coordinates `reading.box` is in). A read whose ends lie outside the image passes: a
     /// photo cropped at the code's edge has no quiet zone to test.

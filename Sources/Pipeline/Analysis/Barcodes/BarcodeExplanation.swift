@@ -1,0 +1,41 @@
+import Catalog
+import Imaging
+
+/// How the barcodes of one photo were read: every read each step made and what became of it
+/// (`ReadTrace`), then the codes the photo gave. What `ingest explain` prints.
+public struct BarcodeExplanation: Sendable, Encodable {
+    public var photo: String
+    /// The photo's stored size, and how much its overview was shrunk on load.
+    public var width: Int
+    public var height: Int
+    public var overviewShrink: Int
+    public var events: [ReadTrace.Event]
+    /// The codes the photo gave; a run catalogues them.
+    public var codes: [String]
+    /// Linear codes read once: a run catalogues them when another photo of the set reads them too.
+    public var unconfirmed: [String]
+}
+
+extension PhotoAnalyzer {
+    /// How the barcodes of the photo at `path` are read, as a run reads them: decoded once as a
+    /// run decodes it, with the configuration's symbologies. Throws `PhotoError` for a file a run
+    /// would quarantine.
+    public func explainBarcodes(ofPhotoAt path: String) throws -> BarcodeExplanation {
+        let snapshot = try FileSnapshot.read(path, maxBytes: config.maxFileBytes)
+        let decoded: DecodedPhoto
+        do {
+            decoded = try decoder.decode(snapshot.bytes)
+        } catch {
+            throw PhotoError.image(error)
+        }
+        let trace = ReadTrace()
+        let reader = BarcodeReader(symbologies: config.symbologies, trace: trace)
+        let reads = try reader.readAll(overview: decoded.overview, shrink: decoded.shrink) { box in
+            try decoded.fullResolution(box, from: snapshot.bytes)
+        }
+        return BarcodeExplanation(photo: path, width: decoded.header.width, height: decoded.header.height,
+                                  overviewShrink: decoded.shrink, events: trace.events,
+                                  codes: Self.deduplicated(reads.confirmed).map(\.productKey),
+                                  unconfirmed: Self.deduplicated(reads.unconfirmed).map(\.productKey))
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import Pipeline
+
+extension Ingest {
+    /// `ingest explain`: why a photo's code was read, or not.
+    struct Explain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Shows how the barcodes of photos are read: every read, the rule that kept or dropped it, and the codes given.",
+            discussion: """
+                Reads each photo as ingest run does (the configuration's symbologies and limits), without a \
+                catalogue, and prints for each read a step made (overview, region, full resolution, second look) \
+                the decoder and the prepared copy it read, the code, its symbology and agreeing scan lines, what \
+                became of it and why; then the codes the photo gives. A run reads a set's photos together: a code \
+                read once on one photo (unconfirmed) counts when another photo of the set reads it too. Exit \
+                codes: 0 every photo explained; 1 a photo could not be read (a run would quarantine it); 64 usage error.
+                """
+        )
+
+        @OptionGroup var options: CommonOptions
+
+        @Flag(help: "Print JSON: per photo its size, the overview's shrink, its events and codes.")
+        var json = false
+
+        @Argument(help: "The photos to explain.")
+        var photos: [String]
+
+        func run() throws {
+            let config = try Self.reportingUsageErrors { try options.loadConfig() }
+            _ = options.bootstrapLogging()
+            let analyzer = try PhotoAnalyzer(config: config, stagingFolder: NSTemporaryDirectory())
+            var explanations: [BarcodeExplanation] = []
+            var failed = false
+            for photo in photos {
+                do {
+                    explanations.append(try analyzer.explainBarcodes(ofPhotoAt: photo))
+                    if !json { printEscaped(Self.text(of: explanations.last!)) }
+                } catch {
+                    failed = true
+                    FileHandle.standardError.write(Data(TerminalText.escaped("ingest: \(photo): \(error)\n").utf8))
+                }
+            }
+            if json { try printJSON(explanations) }
+            if failed { throw ExitCode(1) }
+        }
+
+        /// One photo's explanation as lines a person reads: a line per event, then the outcome.
+        static func text(of explanation: BarcodeExplanation) -> String {
+            var lines = ["\(explanation.photo)  \(explanation.width)×\(explanation.height), overview at 1/\(explanation.overviewShrink)"]
+            for event in explanation.events {
+                let code = event.code.map { code in
+                    "\(code) (\(event.symbology ?? "?")\(event.lines.map { ", \($0) lines" } ?? ""))"
+                } ?? ""
+                let step = event.step.padding(toLength: 15, withPad: " ", startingAt: 0)
+                lines.append("  \(step) \(event.outcome.padding(toLength: 11, withPad: " ", startingAt: 0)) \(code)")
+                lines.append("      \(event.source)" + (event.because.map { "; \($0)" } ?? ""))
+            }
+            lines.append("  codes: " + (explanation.codes.isEmpty ? "none" : explanation.codes.joined(separator: ", "))
+                + (explanation.unconfirmed.isEmpty ? "" : "; unconfirmed: " + explanation.unconfirmed.joined(separator: ", ")))
+            return lines.joined(separator: "\n")
+        }
+    }
+}

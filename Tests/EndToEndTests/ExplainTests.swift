@@ -1,0 +1,72 @@
+import Catalog
+import Foundation
+import TestSupport
+import XCTest
+
+/// `ingest explain`: every read of a photo and what became of it, agreeing with what a run reads.
+final class ExplainTests: XCTestCase {
+    private struct Explanation: Decodable {
+        struct Event: Decodable {
+            var step: String
+            var source: String
+            var code: String?
+            var symbology: String?
+            var lines: Int?
+            var outcome: String
+            var because: String?
+        }
+
+        var photo: String
+        var width: Int
+        var height: Int
+        var overviewShrink: Int
+        var events: [Event]
+        var codes: [String]
+        var unconfirmed: [String]
+    }
+
+    private func explain(_ photos: [String], in work: SampleLibrary) throws -> [Explanation] {
+        let outcome = try work.ingest(["explain", "--json"] + photos)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        return try JSONDecoder().decode([Explanation].self, from: Data(outcome.stdout.utf8))
+    }
+
+    func testExplain_everySamplePhoto_givesTheCodesTheRunCatalogued() throws {
+        let work = try SampleLibrary(for: self)
+        let photos = try FileManager.default.subpathsOfDirectory(atPath: work.inbox.path)
+            .filter { path in !path.hasPrefix("bad-files") && [".jpg", ".png", ".webp"].contains { path.hasSuffix($0) } }.sorted()
+        XCTAssertEqual(photos.count, 15)
+        let explanations = try explain(photos.map { "inbox/" + $0 }, in: work)
+        XCTAssertEqual(explanations.map(\.photo), photos.map { "inbox/" + $0 })
+        try work.run()
+        let catalogue = try work.catalogue()
+        let setOfCapture = Dictionary(uniqueKeysWithValues: try catalogue.captures().map { ($0.id, $0.setName) })
+        let photoAt = Dictionary(uniqueKeysWithValues: try catalogue.allPhotos().map { ("\(setOfCapture[$0.captureId] ?? "?")/\($0.sourcePath)", $0) })
+        var read = 0
+        for (path, explanation) in zip(photos, explanations) {
+            let photo = try XCTUnwrap(photoAt[path], path)
+            let hits = Set(try catalogue.hits(ofPhoto: photo.id).map { $0.gtin13 ?? $0.text })
+            XCTAssertTrue(Set(explanation.codes).isSubset(of: hits), "\(path): explain \(explanation.codes), the run \(hits)")
+            XCTAssertTrue(hits.isSubset(of: Set(explanation.codes + explanation.unconfirmed)), "\(path): explain \(explanation.codes), the run \(hits)")
+            read += explanation.codes.count
+            // Each code given was read by a decoder and kept by the decision.
+            for code in explanation.codes {
+                XCTAssertTrue(explanation.events.contains { $0.code == code && $0.outcome == "read" }, "\(path): \(code) never read")
+                XCTAssertTrue(explanation.events.contains { $0.step == "decision" && $0.code == code && $0.outcome == "kept" }, path)
+            }
+            XCTAssertTrue(explanation.events.allSatisfy { $0.outcome != "dropped" || $0.because?.isEmpty == false },
+                          "\(path): every drop names its rule")
+        }
+        XCTAssertGreaterThanOrEqual(read, 5, "the samples' photos of barcodes")
+    }
+
+    func testExplain_text_namesEachReadAndTheOutcome_andABadFileExits1() throws {
+        let work = try SampleLibrary(for: self)
+        let text = try work.ingest(["explain", "inbox/single-product/IMG_0001.jpg", "inbox/bad-files/zz_truncated.jpg"])
+        XCTAssertEqual(text.status, 1, "the truncated JPEG cannot be read: \(text.stderr)")
+        XCTAssertTrue(text.stdout.hasPrefix("inbox/single-product/IMG_0001.jpg  "), text.stdout)
+        XCTAssertTrue(text.stdout.contains("codes: 5902255046404"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("ZBar, the overview"), text.stdout)
+        XCTAssertTrue(text.stderr.contains("zz_truncated.jpg") && text.stderr.contains("truncated or corrupt"), text.stderr)
+    }
+}
