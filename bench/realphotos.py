@@ -5,8 +5,9 @@
                         [--report docs/recall.md] [--ingest .build/release/ingest] [--workers 2]
                         [--runs 1] [--no-references]
 
-Every photo of PHOTOS/barcodes (one code each, PHOTOS/barcodes/expected.tsv) and PHOTOS/nobarcode
-(no code at all) becomes its own set in OUT/inbox, and is read by
+Every photo of PHOTOS/barcodes (close-ups, one code each, PHOTOS/barcodes/expected.tsv), PHOTOS/off
+(whole grocery photos, PHOTOS/off/expected.tsv) and PHOTOS/nobarcode (no code at all) becomes its
+own set in OUT/inbox, and is read by
     ingest   `ingest run` + `ingest export --csv` (pipeline.json: workers N, default symbologies);
              every barcode hit of the set's photos counts (the catalogue's barcode_hit table)
     zbarimg  `zbarimg --xml` with its defaults (all symbologies), N at once
@@ -15,7 +16,9 @@ A read is correct when it is the photo's code: retail codes compared as GTIN-13 
 for the `*-extension-*` groups the code without its add-on), other codes by their text with line
 breaks removed (the TSV cannot hold them). Every read on a `nobarcode/` photo, and every read on a
 barcode photo that is neither its code nor a code of the same group's kind, is a false positive.
-`--runs N` runs ingest N times and reports photos whose reads differ between runs.
+`--runs N` runs ingest N times and reports photos whose reads differ between runs. The loss table
+lists every photo a reference reads right and ingest does not, with what `ingest explain` says became
+of the code: the rule that dropped it, or that no step read it.
 
 Needs the apt packages zbar-tools and libvips-tools (for the formats zbarimg's ImageMagick cannot
 open) and the pip packages zxing-cpp and pillow; `ingest` built in release mode. The Markdown
@@ -24,6 +27,7 @@ report is printed and written to REPORT.
 import argparse
 import csv
 import datetime as dt
+import json
 import os
 import re
 import shutil
@@ -41,7 +45,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # shortest side of a product photo) would refuse 27 of them as "too small for a photo".
 MIN_PIXELS = 8
 RETAIL_GROUPS = ("ean13-1", "ean13-3", "upca-2", "upca-4", "upce-1", "upce-2")
-REPORTED_GROUPS = RETAIL_GROUPS + ("ean13-extension-1", "upca-extension-1", "code128-1", "qrcode-2")
+OFF_GROUPS = ("ean13-off", "ean8-off")
+REPORTED_GROUPS = RETAIL_GROUPS + ("ean13-extension-1", "upca-extension-1", "code128-1", "qrcode-2") + OFF_GROUPS
 
 
 # ---------------------------------------------------------------- codes
@@ -111,10 +116,11 @@ def is_correct(group, key, read):
 def load_photos(folder):
     """[(name, path, group, key)]: every photo, the no-barcode ones with group 'nobarcode'."""
     photos = []
-    with open(os.path.join(folder, "barcodes", "expected.tsv"), newline="", encoding="utf-8") as f:
-        for line in f:
-            file, group, text = line.rstrip("\n").split("\t", 2)
-            photos.append((file, os.path.join(folder, "barcodes", file), group, expected_key(group, text)))
+    for kind in ("barcodes", "off"):
+        with open(os.path.join(folder, kind, "expected.tsv"), newline="", encoding="utf-8") as f:
+            for line in f:
+                file, group, text = line.rstrip("\n").split("\t", 2)
+                photos.append((file, os.path.join(folder, kind, file), group, expected_key(group, text)))
     for file in sorted(os.listdir(os.path.join(folder, "nobarcode"))):
         if file.lower().endswith((".jpg", ".jpeg", ".png", ".webp", ".gif", ".tif", ".tiff")):
             photos.append((file, os.path.join(folder, "nobarcode", file), "nobarcode", None))
@@ -217,6 +223,7 @@ def table(photos, results):
         lines.append(f"| {group} | " + " | ".join(cells([group])) + " |")
     lines.append("| **retail** (the six groups above the extensions) | "
                  + " | ".join(f"**{c}**" for c in cells(RETAIL_GROUPS)) + " |")
+    lines.append("| **off** (whole grocery photos) | " + " | ".join(f"**{c}**" for c in cells(OFF_GROUPS)) + " |")
     return lines
 
 
@@ -283,6 +290,11 @@ def render(args, photos, results, seconds, runs):
     lines.append("- missed by every reader: " + (", ".join(
         f"`{photos[i][0]}`" for i in range(len(photos)) if photos[i][2] != "nobarcode"
         and not any(tally(photos, r)[2].get(set_name(i)) for r in results.values())) or "none"))
+    if "either reference" in results:
+        lines += ["", "## Loss table", "",
+                  "Every photo a reference reads right and ingest does not, and what `ingest explain` says became of",
+                  "its code: the rule that dropped the read (the last one), or that no step read it.", ""]
+        lines += loss_table(args, photos, results)
     if len(runs) > 1:
         varying = [photos[i][0] for i in range(len(photos)) if len({frozenset(r.get(set_name(i), ())) for r in runs}) > 1]
         lines += ["", f"## Same photos, same codes ({len(runs)} ingest runs)", "",
@@ -290,6 +302,45 @@ def render(args, photos, results, seconds, runs):
     lines += ["", "## Time", "", "| reader | seconds |", "|---|---|"]
     lines += [f"| {label} | {s:.1f} |" for label, s in seconds.items()]
     return "\n".join(lines) + "\n"
+
+
+def loss_table(args, photos, results):
+    """The loss table's rows (Markdown): `ingest explain --json` on each photo ingest lost."""
+    ours, zbar, zxing = (tally(photos, results[label])[2] for label in ("ingest", "zbarimg", "zxing"))
+    lost = [i for i in range(len(photos)) if photos[i][2] != "nobarcode" and not ours[set_name(i)]
+            and (zbar[set_name(i)] or zxing[set_name(i)])]
+    if not lost:
+        return ["none"]
+    config = os.path.join(args.out, "work", "pipeline.json")
+    explain = subprocess.run([args.ingest, "explain", "--json", "--config", config] + [photos[i][1] for i in lost],
+                             capture_output=True, text=True)
+    explained = {e["photo"]: e for e in json.loads(explain.stdout or "[]")}
+    rows = ["| photo | group | zbarimg | zxing | what became of the code in ingest |", "|---|---|---|---|---|"]
+    counts = defaultdict(int)
+    for i in lost:
+        file, path, group, key = photos[i]
+        what, detail = fate(explained.get(path), key)
+        counts[what] += 1
+        rows.append(f"| `{file}` | {group} | {'yes' if zbar[set_name(i)] else 'no'} | {'yes' if zxing[set_name(i)] else 'no'} "
+                    f"| {what}{': ' + detail if detail else ''} |")
+    return rows + ["", "By what became of the code: " + ", ".join(f"{what} {n}" for what, n in sorted(counts.items())) + "."]
+
+
+def fate(explanation, key):
+    """What became of the code `key` in one `ingest explain` record: (what, detail)."""
+    if explanation is None:
+        return "not explained", "ingest explain failed on it"
+    events = [e for e in explanation["events"] if e.get("code") and (e["code"] == key or key in gtin13_candidates(e["code"]))]
+    if key in explanation["codes"]:
+        return "read alone, lost in the run", ""
+    drops = [e for e in events if e["outcome"] == "dropped"]
+    if drops:
+        last = drops[-1]
+        return "dropped", f"{last['because']} ({last['step']}: {last['source']}, {last.get('lines')} lines)"
+    if any(e["outcome"] == "unconfirmed" for e in events):
+        return "unconfirmed", "read once, no second read agreed"
+    others = sorted({plain(e["code"])[:40] for e in explanation["events"] if e["step"] == "decision"})
+    return "never read by any step", (f"the photo gave `{'`, `'.join(others)}`" if others else "")
 
 
 def version(package):
