@@ -114,16 +114,17 @@ def is_correct(group, key, read):
 
 # ---------------------------------------------------------------- photos
 def load_photos(folder):
-    """[(name, path, group, key)]: every photo, the no-barcode ones with group 'nobarcode'."""
+    """[(name, path, group, key, add-on or None)]: every photo, the no-barcode ones with group 'nobarcode'."""
     photos = []
     for kind in ("barcodes", "off"):
         with open(os.path.join(folder, kind, "expected.tsv"), newline="", encoding="utf-8") as f:
             for line in f:
                 file, group, text = line.rstrip("\n").split("\t", 2)
-                photos.append((file, os.path.join(folder, kind, file), group, expected_key(group, text)))
+                addon = text[13:] if "extension" in group else None
+                photos.append((file, os.path.join(folder, kind, file), group, expected_key(group, text), addon))
     for file in sorted(os.listdir(os.path.join(folder, "nobarcode"))):
         if file.lower().endswith((".jpg", ".jpeg", ".png", ".webp", ".gif", ".tif", ".tiff")):
-            photos.append((file, os.path.join(folder, "nobarcode", file), "nobarcode", None))
+            photos.append((file, os.path.join(folder, "nobarcode", file), "nobarcode", None, None))
     return photos
 
 
@@ -133,7 +134,7 @@ def set_name(index):
 
 def make_inbox(photos, inbox):
     shutil.rmtree(inbox, ignore_errors=True)
-    for index, (_, path, _, _) in enumerate(photos):
+    for index, (_, path, _, _, _) in enumerate(photos):
         folder = os.path.join(inbox, set_name(index))
         os.makedirs(folder)
         shutil.copy2(path, os.path.join(folder, os.path.basename(path).replace("#", "n")))
@@ -156,11 +157,17 @@ def run_ingest(binary, inbox, work, workers):
         sys.exit(f"ingest run exited {run.returncode}:\n{run.stderr[-3000:]}")
     reads = defaultdict(set)
     with sqlite3.connect(f"file:{os.path.join(work, 'library', 'catalog.sqlite')}?mode=ro", uri=True) as db:
-        for name, symbology, text, gtin in db.execute(
-                "SELECT c.set_name, h.symbology, h.text, h.gtin13 FROM barcode_hit h "
+        for name, symbology, text, gtin, addon in db.execute(
+                "SELECT c.set_name, h.symbology, h.text, h.gtin13, h.addon FROM barcode_hit h "
                 "JOIN photo p ON p.id = h.photo_id JOIN capture c ON c.id = p.capture_id"):
             reads[name].add((symbology, text, gtin))
+            if addon:
+                ADDONS[name].add((gtin, addon))
     return seconds, reads
+
+
+# {set: {(gtin13, add-on)}} of the last ingest run.
+ADDONS = defaultdict(set)
 
 
 def zbarimg_read(path):
@@ -190,7 +197,7 @@ def zxing_read(path):
 def per_photo(read, photos, workers):
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(read, [path for _, path, _, _ in photos]))
+        results = list(pool.map(read, [path for _, path, _, _, _ in photos]))
     return time.monotonic() - start, {set_name(i): r for i, r in enumerate(results)}
 
 
@@ -198,7 +205,7 @@ def per_photo(read, photos, workers):
 def tally(photos, reads):
     """{group: (correct, n)}, [false positives as (file, read)], {set: correct?}."""
     counts, wrong, correct = defaultdict(lambda: [0, 0]), [], {}
-    for index, (file, _, group, key) in enumerate(photos):
+    for index, (file, _, group, key, _) in enumerate(photos):
         found = reads.get(set_name(index), set())
         if group == "nobarcode":
             wrong += [(file, read) for read in sorted(found)]
@@ -279,6 +286,15 @@ def render(args, photos, results, seconds, runs):
     for label, reads in results.items():
         wrong = tally(photos, reads)[1]
         lines.append(f"- {label}: {len(wrong)}" + "".join(f"\n  - `{f}`: {r[0]} `{r[1][:60]}`" for f, r in wrong))
+    lines += ["", "## Add-ons", ""]
+    extension = [(i, p) for i, p in enumerate(photos) if "extension" in p[2]]
+    right = sum(1 for i, p in extension if (p[3], p[4]) in ADDONS.get(set_name(i), set()))
+    wrong = [(p[0], read) for i, p in extension for read in ADDONS.get(set_name(i), set()) if read != (p[3], p[4])]
+    elsewhere = [(p[0], read) for i, p in enumerate(photos) if "extension" not in p[2] for read in ADDONS.get(set_name(i), ())]
+    lines.append(f"- ingest: {right}/{len(extension)} add-ons of the extension groups read and stored beside their GTIN-13; "
+                 f"{len(wrong)} wrong" + "".join(f"\n  - `{f}`: {g} + `{a}`" for f, (g, a) in wrong))
+    lines.append("- on photos of other groups (their TSV names the code only, not whether an add-on is printed): "
+                 + (", ".join(f"`{f}` {g} + `{a}`" for f, (g, a) in elsewhere) or "none"))
     lines += ["", "## Photos only one of ingest and the references reads", ""]
     if "either reference" in results:
         ours, theirs = tally(photos, results["ingest"])[2], tally(photos, results["either reference"])[2]
@@ -318,7 +334,7 @@ def loss_table(args, photos, results):
     rows = ["| photo | group | zbarimg | zxing | what became of the code in ingest |", "|---|---|---|---|---|"]
     counts = defaultdict(int)
     for i in lost:
-        file, path, group, key = photos[i]
+        file, path, group, key, _ = photos[i]
         what, detail = fate(explained.get(path), key)
         counts[what] += 1
         rows.append(f"| `{file}` | {group} | {'yes' if zbar[set_name(i)] else 'no'} | {'yes' if zxing[set_name(i)] else 'no'} "

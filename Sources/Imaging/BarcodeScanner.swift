@@ -8,18 +8,36 @@ import Catalog
 public final class BarcodeScanner {
     private let scanner: OpaquePointer
     private let symbologies: Set<Symbology>
+    private let addonsOnly: Bool
 
     /// A scanner reading only `symbologies`, along every `density`-th row and column; `rowsOnly`
     /// skips the columns, for images whose bars were turned upright.
-    public init(symbologies: Set<Symbology>, density: Int = 1, rowsOnly: Bool = false) {
+    public convenience init(symbologies: Set<Symbology>, density: Int = 1, rowsOnly: Bool = false) {
+        self.init(symbologies: symbologies, density: density, rowsOnly: rowsOnly, addonsOnly: false)
+    }
+
+    /// A scanner of the 2- and 5-digit add-ons printed beside EAN-13 and UPC codes (books,
+    /// magazines) alone, along every line: each is a symbol of its own, its digits as text
+    /// (`DecodedSymbol.isAddon`). Apart from the codes' scanners: with add-ons on, ZBar lost codes
+    /// it reads without them (a UPC-A enlarged ×3 gave only its add-on).
+    public static func addons() -> BarcodeScanner {
+        BarcodeScanner(symbologies: [], density: 1, rowsOnly: false, addonsOnly: true)
+    }
+
+    private init(symbologies: Set<Symbology>, density: Int, rowsOnly: Bool, addonsOnly: Bool) {
         scanner = zbar_image_scanner_create()
         self.symbologies = symbologies
+        self.addonsOnly = addonsOnly
         // Everything off first: ZBar enables most symbologies by default, and an unwanted
         // one (Code 39, Interleaved 2 of 5, DataBar) only adds chances for a false read.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
         for symbology in symbologies {
             zbar_image_scanner_set_config(scanner, symbology.zbarType, ZBAR_CFG_ENABLE, 1)
         }
+        if addonsOnly {
+            for addon in [ZBAR_EAN2, ZBAR_EAN5] { zbar_image_scanner_set_config(scanner, addon, ZBAR_CFG_ENABLE, 1) }
+        }
+
         // A QR code's bytes as they are: ZBar's guess of their encoding turned Shift-JIS text (most
         // Japanese codes) into other characters. `DecodedSymbol` decodes them instead.
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
@@ -46,10 +64,44 @@ public final class BarcodeScanner {
             while let current = symbol {
                 if let decoded = DecodedSymbol(current), symbologies.contains(decoded.symbology) {
                     found.append(decoded)
+                } else if addonsOnly, let addon = DecodedSymbol.addon(current) {
+                    found.append(addon)
                 }
                 symbol = zbar_symbol_next(current)
             }
             return found
         }
+    }
+
+    /// The code of `codes` (EAN-13 and UPC reads, in the same pixels) that the add-on at `box` is
+    /// printed beside, nil when it is beside none: the nearest code that the add-on lies past one
+    /// end of (either end: a photo turned upside down has the add-on first), along the same scan
+    /// lines. How far past is not asked: ZBar's box of a code read by a few lines can be a fraction
+    /// of its length, and its box of an add-on only the edge where its decoding finished. The
+    /// caller looks only near the code.
+    public static func owner(ofAddonAt box: PixelBox, among codes: [PixelBox]) -> Int? {
+        let owner = codes.indices.min { distance(from: codes[$0], to: box) < distance(from: codes[$1], to: box) }
+        guard let owner, distance(from: codes[owner], to: box) < .infinity else { return nil }
+        return owner
+    }
+
+    /// How far beyond an end of `code` (along its length, across its bars) the add-on at `addon`
+    /// lies, in pixels; infinity when it is not beside it: inside the code, or off its scan lines
+    /// by more than half the code's length (an add-on's bars are shorter, and the lines that read
+    /// each differ).
+    private static func distance(from code: PixelBox, to addon: PixelBox) -> Double {
+        // Read along rows or columns: an add-on's box is thin along its reading direction (ZBar
+        // places it at the edge where each line's decoding finished); a code's may not be.
+        let horizontal = addon.width <= addon.height
+        let (start, length) = horizontal ? (code.x, code.width) : (code.y, code.height)
+        let (addonStart, addonLength) = horizontal ? (addon.x, addon.width) : (addon.y, addon.height)
+        let (across, thickness) = horizontal ? (code.y, code.height) : (code.x, code.width)
+        let (addonAcross, addonThickness) = horizontal ? (addon.y, addon.height) : (addon.x, addon.width)
+        let overlap = min(across + thickness, addonAcross + addonThickness) - max(across, addonAcross)
+        let tolerance = max(2, length / 20)
+        let after = addonStart >= start + length - tolerance ? addonStart - (start + length) : nil
+        let before = addonStart + addonLength <= start + tolerance ? start - (addonStart + addonLength) : nil
+        guard overlap >= -length / 2, let gap = after ?? before else { return .infinity }
+        return Double(max(0, gap))
     }
 }

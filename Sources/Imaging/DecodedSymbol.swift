@@ -10,6 +10,9 @@ public struct DecodedSymbol: Equatable, Sendable {
     public var quality: Int
     /// Bounding box of ZBar's location points.
     public var box: PixelBox
+    /// True for the 2- or 5-digit add-on printed beside an EAN-13 or UPC code, read alone
+    /// (`BarcodeScanner.addons()`): its digits are `text`.
+    public var isAddon = false
 
     init?(_ symbol: OpaquePointer) {
         guard let symbology = Symbology(zbarType: zbar_symbol_get_type(symbol)),
@@ -19,11 +22,28 @@ public struct DecodedSymbol: Equatable, Sendable {
         self.symbology = symbology
         text = symbology == .qr ? Self.qrText(Array(bytes)) : String(decoding: bytes, as: UTF8.self)
         quality = Int(zbar_symbol_get_quality(symbol))
+        box = Self.box(of: symbol)
+    }
+
+    /// An EAN-2 or EAN-5 add-on symbol (`isAddon`, labelled EAN-13: it has no symbology of its
+    /// own), nil for any other.
+    static func addon(_ symbol: OpaquePointer) -> DecodedSymbol? {
+        let type = zbar_symbol_get_type(symbol)
+        guard type == ZBAR_EAN2 || type == ZBAR_EAN5, let data = zbar_symbol_get_data(symbol) else { return nil }
+        let text = String(cString: data)
+        guard text.count == (type == ZBAR_EAN2 ? 2 : 5), text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        var addon = DecodedSymbol(symbology: .ean13, text: text, quality: Int(zbar_symbol_get_quality(symbol)), box: box(of: symbol))
+        addon.isAddon = true
+        return addon
+    }
+
+    /// The bounding box of ZBar's location points of `symbol`.
+    private static func box(of symbol: OpaquePointer) -> PixelBox {
         let count = zbar_symbol_get_loc_size(symbol)
         let xs = (0..<count).map { Int(zbar_symbol_get_loc_x(symbol, $0)) }
         let ys = (0..<count).map { Int(zbar_symbol_get_loc_y(symbol, $0)) }
-        box = PixelBox(x: xs.min() ?? 0, y: ys.min() ?? 0,
-                       width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
+        return PixelBox(x: xs.min() ?? 0, y: ys.min() ?? 0,
+                        width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
     }
 
     /// A QR code's bytes as text. The standard's default is ISO 8859-1, but codes in the wild are

@@ -1,5 +1,5 @@
 /// A rectangle in pixel coordinates.
-public struct PixelBox: Equatable, Sendable {
+public struct PixelBox: Equatable, Sendable, CustomStringConvertible {
     public var x: Int
     public var y: Int
     public var width: Int
@@ -11,6 +11,9 @@ public struct PixelBox: Equatable, Sendable {
         self.width = width
         self.height = height
     }
+
+    /// `x,y width×height`, as the trace of a photo's reading shows boxes.
+    public var description: String { "\(x),\(y) \(width)×\(height)" }
 
     /// The box in the coordinates of an image `factor` times larger.
     public func scaled(by factor: Int) -> PixelBox {

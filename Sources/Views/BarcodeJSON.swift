@@ -6,6 +6,7 @@ public struct BarcodeJSON: Encodable, Sendable {
     public var symbology: String
     public var text: String
     @NullWhenAbsent public var gtin13: String?
+    @NullWhenAbsent public var addon: String?
     public var quality: Int
     public var x: Int
     public var y: Int
@@ -16,6 +17,7 @@ public struct BarcodeJSON: Encodable, Sendable {
         symbology = hit.symbology.rawValue
         text = hit.text
         gtin13 = hit.gtin13
+        addon = hit.addon
         quality = hit.quality
         x = hit.x
         y = hit.y

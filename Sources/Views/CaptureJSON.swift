@@ -14,6 +14,8 @@ public struct CaptureJSON: Encodable, Sendable {
     @NullWhenAbsent public var barcode: String?
     @NullWhenAbsent public var symbology: String?
     @NullWhenAbsent public var gtin13: String?
+    /// The 2- or 5-digit add-on beside the barcode (magazines, books); not part of `gtin13`.
+    @NullWhenAbsent public var addon: String?
     public var photoCount: Int
     public var quality: Double
     public var rating: String
@@ -37,6 +39,7 @@ public struct CaptureJSON: Encodable, Sendable {
         barcode = capture.barcode
         symbology = capture.symbology?.rawValue
         gtin13 = capture.gtin13
+        addon = capture.addon
         photoCount = capture.photoCount
         quality = capture.quality
         rating = capture.rating.rawValue

@@ -57,7 +57,8 @@ public struct CapturePage: Sendable {
         var rows: [(String, HTML)] = []
         rows.append(("Barcode", capture.barcode.map { code in
             let gtin: HTML = capture.gtin13.map { " · GTIN-13 \($0)" } ?? ""
-            return "\(code) <span class=\"symbology\">\(capture.symbology?.rawValue)</span>\(gtin)"
+            let addon: HTML = capture.addon.map { " · add-on <span class=\"addon\">\($0)</span>" } ?? ""
+            return "\(code) <span class=\"symbology\">\(capture.symbology?.rawValue)</span>\(gtin)\(addon)"
         } ?? "<span class=\"none\">none</span>"))
         rows.append(("Product", productFacts()))
         let source = capture.timeSource

@@ -18,7 +18,8 @@ struct CaptureDescription {
             "set       \(safe(capture.setName))",
             "captured  \(capture.capturedAt) (\(capture.timeSource.explanation))",
             "barcode   " + (capture.barcode.map { code in
-                safe(code) + " (" + ([capture.symbology?.rawValue, capture.gtin13.map { "GTIN-13 \($0)" }].compactMap { $0 }.joined(separator: ", ")) + ")"
+                safe(code) + " (" + ([capture.symbology?.rawValue, capture.gtin13.map { "GTIN-13 \($0)" }, capture.addon.map { "add-on \($0)" }]
+                    .compactMap { $0 }.joined(separator: ", ")) + ")"
             } ?? "none"),
             "product   " + (product.map { ProductDescription(product: $0, indent: "          ").lines.joined(separator: "\n") }
                 ?? "\(safe(capture.fallbackProductName)) (no product data)"),
@@ -57,6 +58,7 @@ struct CaptureDescription {
         ]
         for hit in hits {
             lines.append("     barcode    \(hit.symbology.rawValue) \(safe(hit.text))" + (hit.gtin13.map { " (GTIN-13 \($0))" } ?? "")
+                + (hit.addon.map { ", add-on \($0)" } ?? "")
                 + ", ZBar quality \(hit.quality), at \(hit.x),\(hit.y) \(hit.width)×\(hit.height)")
         }
         if hits.isEmpty { lines.append("     barcode    none") }

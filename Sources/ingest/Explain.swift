@@ -56,7 +56,8 @@ extension Ingest {
                 lines.append("  \(step) \(event.outcome.padding(toLength: 11, withPad: " ", startingAt: 0)) \(code)")
                 lines.append("      \(event.source)" + (event.because.map { "; \($0)" } ?? ""))
             }
-            lines.append("  codes: " + (explanation.codes.isEmpty ? "none" : explanation.codes.joined(separator: ", "))
+            let codes = explanation.codes.map { code in explanation.addons[code].map { "\(code) (add-on \($0))" } ?? code }
+            lines.append("  codes: " + (codes.isEmpty ? "none" : codes.joined(separator: ", "))
                 + (explanation.unconfirmed.isEmpty ? "" : "; unconfirmed: " + explanation.unconfirmed.joined(separator: ", ")))
             return lines.joined(separator: "\n")
         }

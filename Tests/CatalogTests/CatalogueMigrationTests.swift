@@ -69,11 +69,16 @@ final class CatalogueMigrationTests: XCTestCase {
     }
 
     func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
-        // schema-v9-search-sql-fold.sql is what v9-search-sql-fold made when it was written; it must
-        // not drift either.
+        // schema-v10-addons.sql is what v10-addons made when it was written; it must not drift either.
         let path = try makeDatabasePath()
         try Catalogue(path: path, logger: testLogger).close()
-        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v9-search-sql-fold"))
+        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v10-addons"))
+    }
+
+    func testMigrateUpToV9_makesExactlyTheSchemaV9SearchSQLFoldMade() throws {
+        let queue = try queueWithFold(try makeTemporaryFolder() + "/v9.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v9-search-sql-fold")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v9-search-sql-fold"))
     }
 
     func testMigrateUpToV8_makesExactlyTheSchemaV8SearchMade() throws {
@@ -224,13 +229,13 @@ final class CatalogueMigrationTests: XCTestCase {
                     "quarantined", "failed"],
             "capture": ["id", "run_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "captured_utc",
                         "time_source", "photo_count", "quality", "rating", "created_at",
-                        "agent_id", "agent_name", "request_id", "note", "context_path"],
+                        "agent_id", "agent_name", "request_id", "note", "context_path", "addon"],
             "agent": ["id", "name", "first_seen", "last_seen"],
             "photo": ["id", "capture_id", "position", "original_name", "source_path", "original_path", "thumb_path",
                       "thumb_width", "thumb_height", "sha256", "byte_size", "format", "width", "height",
                       "orientation", "make", "model", "taken_at", "taken_utc", "time_source", "sharpness",
                       "contrast", "brightness", "decode_confidence", "quality", "rating", "original_modified"],
-            "barcode_hit": ["id", "photo_id", "symbology", "text", "gtin13", "quality", "x", "y", "width", "height"],
+            "barcode_hit": ["id", "photo_id", "symbology", "text", "gtin13", "quality", "x", "y", "width", "height", "addon"],
             "product": ["id", "gtin14", "code", "name", "brands", "quantity", "serving_size", "nutriscore_grade", "nova_group",
                         "categories", "energy_kcal", "fat", "saturated_fat", "carbohydrates", "sugars", "fiber", "proteins",
                         "salt", "last_modified", "source", "alias_of"],
@@ -273,7 +278,7 @@ final class CatalogueMigrationTests: XCTestCase {
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
         XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products", "v6-workers",
-                                                   "v7-edits", "v8-search", "v9-search-sql-fold"])
+                                                   "v7-edits", "v8-search", "v9-search-sql-fold", "v10-addons"])
         XCTAssertEqual(try catalogue.store.appliedMigrations(), Set(Catalogue.schemaVersions))
     }
 

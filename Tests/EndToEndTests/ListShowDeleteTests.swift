@@ -48,7 +48,7 @@ final class ListShowDeleteTests: XCTestCase {
         let listed = try XCTUnwrap(try work.json(["list", "--json", "--set", "no-barcode"]) as? [[String: Any]])
         let capture = try XCTUnwrap(listed.first)
         XCTAssertEqual(Set(capture.keys), [
-            "id", "setName", "capturedAt", "timeSource", "barcode", "symbology", "gtin13", "photoCount", "quality",
+            "id", "setName", "capturedAt", "timeSource", "barcode", "symbology", "gtin13", "addon", "photoCount", "quality",
             "rating", "agentId", "agentName", "agentNameAtCapture", "requestId", "note", "createdAt", "product",
         ])
         XCTAssertTrue(capture["barcode"] is NSNull, "absent values are null, never left out")
@@ -184,7 +184,7 @@ final class LockOrderTests: XCTestCase {
         // They used to open the catalogue first, which migrates it: a write under another's lock.
         let work = try SampleLibrary(for: self)
         try work.run()
-        // The catalogue as the release before v4-agent-names (and v5-products … v9-search-sql-fold) left it: opening it migrates it.
+        // The catalogue as the release before v4-agent-names (and v5-products … v10-addons) left it: opening it migrates it.
         let migrations = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -194,9 +194,11 @@ final class LockOrderTests: XCTestCase {
                                  "DROP TABLE agent_name; DROP TABLE product; DROP TABLE worker; DROP TABLE set_claim; "
                                  "DROP TABLE held_file; DROP TABLE edit_capture; "
                                  "DROP TABLE edit; DROP INDEX capture_on_photo_count_captured_utc_id; "
-                                 "DROP INDEX photo_on_capture_id_file_time; DELETE FROM grdb_migrations "
+                                 "DROP INDEX photo_on_capture_id_file_time; "
+                                 "ALTER TABLE capture DROP COLUMN addon; ALTER TABLE barcode_hit DROP COLUMN addon; "
+                                 "DELETE FROM grdb_migrations "
                                  "WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers', 'v7-edits', 'v8-search', "
-                                 "'v9-search-sql-fold');")
+                                 "'v9-search-sql-fold', 'v10-addons');")
                 db.commit()
             print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid")))
             """

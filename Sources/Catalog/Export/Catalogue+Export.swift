@@ -5,6 +5,7 @@ struct ExportedCapture {
     var barcode: String?
     var symbology: String?
     var gtin13: String?
+    var addon: String?
     var capturedAt: String
     var timeSource: String
     var photoCount: Int
@@ -44,7 +45,7 @@ extension Catalogue {
                        capture.agent_id, capture.agent_name, capture.request_id, capture.note,
                        photo.original_name, photo.original_path, photo.thumb_path,
                        product.gtin14, product.name, product.brands, product.quantity, product.energy_kcal,
-                       product.nutriscore_grade, product.source
+                       product.nutriscore_grade, product.source, capture.addon
                 FROM capture LEFT JOIN photo ON photo.capture_id = capture.id
                 LEFT JOIN product ON product.gtin14 = '0' || capture.gtin13
                 \(since == nil ? "" : "WHERE capture.captured_utc >= ?")
@@ -59,6 +60,7 @@ extension Catalogue {
                         agentName: row[11], requestId: row[12], note: row[13], productName: row[18], brands: row[19],
                         quantity: row[20], energyKcal: row[21], nutriscoreGrade: row[22], productSource: row[23],
                         hasProduct: !row.isNull(at: 17))
+                    current?.addon = row[24]
                 }
                 if let name: String = row[14] {
                     current?.originalNames.append(name)

@@ -18,6 +18,7 @@ public struct CatalogueExporter: Sendable {
         "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
         "agent_id", "agent_name", "request_id", "note",
         "product_name", "brands", "quantity", "energy_kcal_100g", "nutriscore_grade", "nutrition_source",
+        "addon",
     ]
 
     /// Separates the entries of a list column.
@@ -123,6 +124,7 @@ public struct CatalogueExporter: Sendable {
             capture.energyKcal.map(shortest) ?? "",
             capture.nutriscoreGrade ?? "",
             capture.productSource ?? "",
+            capture.addon ?? "",
         ]
     }
 

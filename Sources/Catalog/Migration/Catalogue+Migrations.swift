@@ -24,8 +24,17 @@ extension Catalogue {
         migrator.registerMigration("v7-edits") { db in try addEdits(db) }
         migrator.registerMigration("v8-search") { db in try SearchSchema.addSearch(db) }
         migrator.registerMigration("v9-search-sql-fold") { db in try db.execute(sql: SearchSchema.sqliteFoldInSQL) }
+        migrator.registerMigration("v10-addons") { db in try db.execute(sql: addonsSQL) }
         return migrator
     }
+
+    /// Version 10: the 2- or 5-digit add-on printed beside an EAN-13 or UPC code (a magazine's
+    /// issue, a book's price), on each hit and on the capture, apart from the code: the GTIN stays
+    /// the key.
+    private static let addonsSQL = """
+        ALTER TABLE capture ADD COLUMN addon TEXT CHECK (addon IS NULL OR length(addon) IN (2, 5));
+        ALTER TABLE barcode_hit ADD COLUMN addon TEXT CHECK (addon IS NULL OR length(addon) IN (2, 5));
+        """
 
     /// Version 1: runs, captures, their photos and every barcode hit. One statement group per
     /// table, executed in this order; the SQL is exactly what the first release ran.

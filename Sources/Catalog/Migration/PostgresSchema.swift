@@ -17,7 +17,14 @@ enum PostgresSchema {
         ("v7-edits", v7Edits),
         ("v8-search", SearchSchema.postgres),
         ("v9-search-sql-fold", v9SearchSQLFold),
+        ("v10-addons", v10Addons),
     ]
+
+    /// SQLite's `v10-addons`, with the byte-order collation of every text column here.
+    private static let v10Addons = """
+        ALTER TABLE capture ADD COLUMN addon TEXT COLLATE "C" CHECK (addon IS NULL OR length(addon) IN (2, 5));
+        ALTER TABLE barcode_hit ADD COLUMN addon TEXT COLLATE "C" CHECK (addon IS NULL OR length(addon) IN (2, 5));
+        """
 
     /// SQLite's `v9-search-sql-fold` takes a function only ingest's connections have out of its
     /// triggers. PostgreSQL's call `ingest_fold`, a SQL function of the schema that `psql` and every

@@ -13,9 +13,11 @@ public struct BarcodeHit: Codable, Hashable, Sendable {
     public var y: Int
     public var width: Int
     public var height: Int
+    /// The 2- or 5-digit add-on beside an EAN-13 or UPC code, apart from the code.
+    public var addon: String?
 
     public init(id: Int64? = nil, photoId: String, symbology: Symbology, text: String, gtin13: String?, quality: Int,
-                x: Int, y: Int, width: Int, height: Int) {
+                x: Int, y: Int, width: Int, height: Int, addon: String? = nil) {
         self.id = id
         self.photoId = photoId
         self.symbology = symbology
@@ -26,5 +28,6 @@ public struct BarcodeHit: Codable, Hashable, Sendable {
         self.y = y
         self.width = width
         self.height = height
+        self.addon = addon
     }
 }

@@ -36,11 +36,14 @@ public struct Capture: Codable, Hashable, Sendable {
     public var note: String?
     /// Where the set's `capture.json` was kept, relative to the library; shared by the set's captures.
     public var contextPath: String?
+    /// The 2- or 5-digit add-on beside the barcode (a magazine's issue, a book's price), apart from
+    /// it: `gtin13` alone is the product.
+    public var addon: String?
 
     public init(id: String, runId: Int64?, setName: String, barcode: String?, symbology: Symbology?, gtin13: String?,
                 capturedAt: String, capturedUTC: Double, timeSource: TimeSource, photoCount: Int,
                 quality: Double, rating: Rating, createdAt: String, agentId: String? = nil, agentName: String? = nil,
-                requestId: String? = nil, note: String? = nil, contextPath: String? = nil) {
+                requestId: String? = nil, note: String? = nil, contextPath: String? = nil, addon: String? = nil) {
         self.id = id
         self.runId = runId
         self.setName = setName
@@ -59,5 +62,6 @@ public struct Capture: Codable, Hashable, Sendable {
         self.requestId = requestId
         self.note = note
         self.contextPath = contextPath
+        self.addon = addon
     }
 }

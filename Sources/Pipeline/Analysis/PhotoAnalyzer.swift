@@ -99,11 +99,15 @@ public final class PhotoAnalyzer: Sendable {
         return StagedThumbnail(path: path, width: thumbnail.width, height: thumbnail.height)
     }
 
-    /// One reading per code (the best), retail codes first, then by quality.
+    /// One reading per code (the best, with the add-on any of its reads gave), retail codes first,
+    /// then by quality.
     static func deduplicated(_ readings: [BarcodeReading]) -> [BarcodeReading] {
         var best: [String: BarcodeReading] = [:]
         for reading in readings where (best[reading.productKey]?.quality ?? -1) < reading.quality {
             best[reading.productKey] = reading
+        }
+        for reading in readings where reading.addon != nil && best[reading.productKey]?.addon == nil {
+            best[reading.productKey]?.addon = reading.addon
         }
         return best.values.sorted {
             if $0.symbology.isRetail != $1.symbology.isRetail { return $0.symbology.isRetail }

@@ -22,7 +22,7 @@ extension BarcodeHit {
     init(reading: BarcodeReading, photoId: String) {
         self.init(photoId: photoId, symbology: reading.symbology, text: reading.text, gtin13: reading.gtin13,
                   quality: reading.quality, x: reading.box.x, y: reading.box.y, width: reading.box.width,
-                  height: reading.box.height)
+                  height: reading.box.height, addon: reading.addon)
     }
 }
 
@@ -38,6 +38,14 @@ extension Capture {
                   capturedAt: first.time.iso8601, capturedUTC: first.time.utc, timeSource: first.time.source,
                   photoCount: group.photos.count, quality: quality, rating: Rating(score: quality),
                   createdAt: createdAt, agentId: context?.agentId, agentName: context?.agentName,
-                  requestId: context?.requestId, note: context?.note, contextPath: contextPath)
+                  requestId: context?.requestId, note: context?.note, contextPath: contextPath,
+                  addon: Self.addon(of: group))
+    }
+
+    /// The add-on of the group's barcode: its own, or any photo's read of the same code that has one.
+    static func addon(of group: PhotoGroup<AnalysedPhoto>) -> String? {
+        guard let barcode = group.barcode else { return nil }
+        return barcode.addon ?? group.photos.lazy.flatMap(\.barcodes)
+            .first { $0.productKey == barcode.productKey && $0.addon != nil }?.addon
     }
 }

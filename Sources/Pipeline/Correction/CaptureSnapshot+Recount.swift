@@ -15,6 +15,9 @@ extension CaptureSnapshot {
         result.capture.rating = Rating(score: result.capture.quality)
         (result.capture.capturedAt, result.capture.capturedUTC, result.capture.timeSource) =
             (first.takenAt, first.takenUTC, first.timeSource)
+        result.capture.addon = result.capture.gtin13.map { code in
+            result.hits.first { $0.gtin13 == code && $0.addon != nil }?.addon
+        } ?? nil
         return result
     }
 
@@ -42,8 +45,10 @@ extension CaptureSnapshot {
 }
 
 extension Capture {
-    /// Sets the barcode, its symbology and GTIN-13 together; nil removes all three.
+    /// Sets the barcode, its symbology and GTIN-13 together; nil removes all three. The add-on
+    /// goes with a code that changes.
     mutating func setCode(_ code: (text: String, symbology: Symbology, gtin13: String?)?) {
+        if code.map({ $0.gtin13 ?? $0.text }) != (gtin13 ?? barcode) { addon = nil }
         (barcode, symbology, gtin13) = (code?.text, code?.symbology, code?.gtin13)
     }
 }

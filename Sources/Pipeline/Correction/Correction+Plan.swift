@@ -29,7 +29,8 @@ extension Correction {
         if let other = codes.first(where: { $0 != codes[0] }) { throw CorrectionError.differentBarcodes(codes[0], other) }
         var merged = found[0].capture
         if merged.barcode == nil, let source = coded.first {
-            (merged.barcode, merged.symbology, merged.gtin13) = (source.barcode, source.symbology, source.gtin13)
+            (merged.barcode, merged.symbology, merged.gtin13, merged.addon) =
+                (source.barcode, source.symbology, source.gtin13, source.addon)
         }
         let result = CaptureSnapshot(capture: merged, photos: inTimeOrder(found.flatMap(\.photos)),
                                      hits: found.flatMap(\.hits)).recounted()

@@ -13,7 +13,7 @@ struct BarcodeCandidate: Equatable, CustomStringConvertible {
 
     /// For the trace: where, which kind, and how it is turned.
     var description: String {
-        "(\(isLinear ? "bars" : "2-D") at \(box.x),\(box.y) \(box.width)×\(box.height)"
+        "(\(isLinear ? "bars" : "2-D") at \(box)"
             + (isLinear ? String(format: ", turned %.0f°)", angle) : ")")
     }
 }

@@ -14,6 +14,8 @@ public struct BarcodeExplanation: Sendable, Encodable {
     public var codes: [String]
     /// Linear codes read once: a run catalogues them when another photo of the set reads them too.
     public var unconfirmed: [String]
+    /// The add-on read beside each code that has one, by code.
+    public var addons: [String: String]
 }
 
 extension PhotoAnalyzer {
@@ -33,9 +35,10 @@ extension PhotoAnalyzer {
         let reads = try reader.readAll(overview: decoded.overview, shrink: decoded.shrink) { box in
             try decoded.fullResolution(box, from: snapshot.bytes)
         }
+        let codes = Self.deduplicated(reads.confirmed)
         return BarcodeExplanation(photo: path, width: decoded.header.width, height: decoded.header.height,
-                                  overviewShrink: decoded.shrink, events: trace.events,
-                                  codes: Self.deduplicated(reads.confirmed).map(\.productKey),
-                                  unconfirmed: Self.deduplicated(reads.unconfirmed).map(\.productKey))
+                                  overviewShrink: decoded.shrink, events: trace.events, codes: codes.map(\.productKey),
+                                  unconfirmed: Self.deduplicated(reads.unconfirmed).map(\.productKey),
+                                  addons: Dictionary(codes.compactMap { code in code.addon.map { (code.productKey, $0) } }) { first, _ in first })
     }
 }

@@ -50,7 +50,8 @@ final class BarcodeReader: Sendable {
         let scanners = Scanners(symbologies: symbologies, frameDensity: shrink == 1 ? 1 : 2)
         let barcodes = try readAll(overview: pixels, shrink: shrink, scanners: scanners,
                                    fullResolution: fullResolution, onPassFailed: onPassFailed)
-        let found = withExtendedCharacters(barcodes, in: pixels, shrink: shrink, scanners: scanners)
+        let found = withAddons(withExtendedCharacters(barcodes, in: pixels, shrink: shrink, scanners: scanners),
+                               in: pixels, shrink: shrink, scanners: scanners)
         for reading in found.confirmed { trace?.note("decision", "the photo", reading, "kept") }
         for reading in found.unconfirmed {
             trace?.note("decision", "the photo", reading, "unconfirmed",

@@ -13,6 +13,9 @@ public struct BarcodeReading: Sendable, Equatable {
     public var quality: Int
     /// Where it was found, in the photo's stored (not rotated) full-resolution pixels.
     public var box: PixelBox
+    /// The 2- or 5-digit add-on beside an EAN-13 or UPC code (a magazine's issue, a book's price),
+    /// kept apart: the GTIN alone identifies the product.
+    public var addon: String?
 
     /// The reading with its box in the coordinates of an image `factor` times larger.
     func scaled(by factor: Int) -> BarcodeReading {

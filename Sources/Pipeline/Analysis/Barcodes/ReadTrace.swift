@@ -16,6 +16,8 @@ public final class ReadTrace: Sendable {
         public var symbology: String?
         /// The scan lines that agreed on a linear code (ZBar's quality), where a decoder gives them.
         public var lines: Int?
+        /// The add-on read beside the code, once it is.
+        public var addon: String?
         /// `read`, `kept`, `dropped`, `confirmed`, or `unconfirmed`.
         public var outcome: String
         /// The rule or evidence behind the outcome.
@@ -30,13 +32,13 @@ public final class ReadTrace: Sendable {
 
     func note(_ step: String, _ source: String, _ reading: BarcodeReading?, _ outcome: String, because: String? = nil) {
         let event = Event(step: step, source: source, code: reading.map(\.productKey), symbology: reading?.symbology.rawValue,
-                          lines: reading.map(\.quality), outcome: outcome, because: because)
+                          lines: reading.map(\.quality), addon: reading?.addon, outcome: outcome, because: because)
         recorded.withLock { $0.append(event) }
     }
 
     func note(_ step: String, _ source: String, _ symbol: DecodedSymbol, _ outcome: String, because: String? = nil) {
         let event = Event(step: step, source: source, code: symbol.text, symbology: symbol.symbology.rawValue,
-                          lines: symbol.quality, outcome: outcome, because: because)
+                          lines: symbol.quality, addon: nil, outcome: outcome, because: because)
         recorded.withLock { $0.append(event) }
     }
 }
