@@ -22,19 +22,27 @@ int ingest_sample_region(const uint8_t *src, int src_width, int src_height,
 /* One band of an 8-bit image with `bands` interleaved bands (rows of width * bands bytes) into `out`. */
 void ingest_extract_band(const uint8_t *src, int width, int height, int bands, int band, uint8_t *out);
 
+/* How ingest_shrink makes an output pixel of the source pixels. */
+typedef enum {
+    /* The mean of the source area it covers, partly covered pixels weighted by their share. */
+    INGEST_FILTER_AREA,
+    /* Lanczos with three lobes, as libvips' vips_reduce resamples (and so its thumbnails): sharper
+     * than an area, above all where the source is less than twice as large. */
+    INGEST_FILTER_LANCZOS3,
+} IngestFilter;
+
 /* Shrinks an 8-bit image with `bands` interleaved bands to out_width × out_height (neither larger
- * than the source) by area averaging: every output pixel is the mean of the source area it covers,
- * partly covered pixels weighted by their share. Returns 0, or -1 on bad sizes or no memory. */
-int ingest_area_shrink(const uint8_t *src, int width, int height, int bands,
-                       uint8_t *out, int out_width, int out_height);
+ * than the source) with `filter`. Returns 0, or -1 on bad sizes or no memory. */
+int ingest_shrink(IngestFilter filter, const uint8_t *src, int width, int height, int bands,
+                  uint8_t *out, int out_width, int out_height);
 
 /* The same shrink fed rows top to bottom, a strip at a time, so an image that cannot shrink while
  * it loads need never be whole in memory. ingest_row_shrink_new starts one into `out`
  * (out_width × out_height × bands bytes); with `grey` (width × height bytes) non-NULL, band
  * `grey_band` of every row is copied there too. NULL on bad sizes or no memory. */
 typedef struct IngestRowShrink IngestRowShrink;
-IngestRowShrink *ingest_row_shrink_new(int width, int height, int bands, uint8_t *out, int out_width,
-                                       int out_height, uint8_t *grey, int grey_band);
+IngestRowShrink *ingest_row_shrink_new(IngestFilter filter, int width, int height, int bands, uint8_t *out,
+                                       int out_width, int out_height, uint8_t *grey, int grey_band);
 /* Takes `count` rows (`stride` bytes apart) starting at row `top`, which must be the row after the
  * last one taken. `context` is the IngestRowShrink. Returns 0, or -1 for rows out of order. */
 int ingest_row_shrink_take(const uint8_t *rows, size_t stride, int top, int count, void *context);
