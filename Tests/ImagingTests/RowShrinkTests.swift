@@ -23,7 +23,7 @@ final class RowShrinkTests: XCTestCase {
         let finished = out.withUnsafeMutableBufferPointer { out in
             grey.withUnsafeMutableBufferPointer { grey in
                 pixels.withUnsafeBufferPointer { pixels -> Bool in
-                    guard let shrink = ingest_row_shrink_new(INGEST_FILTER_AREA, Int32(width), Int32(height), Int32(bands), out.baseAddress,
+                    guard let shrink = ingest_row_shrink_new(Int32(width), Int32(height), Int32(bands), out.baseAddress,
                                                              Int32(newWidth), Int32(newHeight), grey.baseAddress, Int32(band))
                     else { return false }
                     defer { ingest_row_shrink_free(shrink) }
@@ -70,7 +70,7 @@ final class RowShrinkTests: XCTestCase {
         var out = [UInt8](repeating: 0, count: 16)
         out.withUnsafeMutableBufferPointer { out in
             pixels.withUnsafeBufferPointer { pixels in
-                let shrink = ingest_row_shrink_new(INGEST_FILTER_AREA, 8, 8, 1, out.baseAddress, 4, 4, nil, 0)!
+                let shrink = ingest_row_shrink_new(8, 8, 1, out.baseAddress, 4, 4, nil, 0)!
                 defer { ingest_row_shrink_free(shrink) }
                 let context = UnsafeMutableRawPointer(shrink)
                 XCTAssertEqual(ingest_row_shrink_take(pixels.baseAddress, 8, 2, 2, context), -1, "rows 0 and 1 not taken yet")
@@ -87,10 +87,10 @@ final class RowShrinkTests: XCTestCase {
     func testNew_badSizes_areRefused() {
         var out = [UInt8](repeating: 0, count: 64)
         out.withUnsafeMutableBufferPointer { out in
-            XCTAssertNil(ingest_row_shrink_new(INGEST_FILTER_AREA, 8, 8, 1, out.baseAddress, 9, 4, nil, 0), "wider than the source")
-            XCTAssertNil(ingest_row_shrink_new(INGEST_FILTER_AREA, 8, 8, 1, out.baseAddress, 4, 0, nil, 0), "no rows")
-            XCTAssertNil(ingest_row_shrink_new(INGEST_FILTER_AREA, 8, 8, 5, out.baseAddress, 4, 4, nil, 0), "five bands")
-            XCTAssertNil(ingest_row_shrink_new(INGEST_FILTER_AREA, 8, 8, 3, out.baseAddress, 4, 4, nil, 3), "band 3 of 3")
+            XCTAssertNil(ingest_row_shrink_new(8, 8, 1, out.baseAddress, 9, 4, nil, 0), "wider than the source")
+            XCTAssertNil(ingest_row_shrink_new(8, 8, 1, out.baseAddress, 4, 0, nil, 0), "no rows")
+            XCTAssertNil(ingest_row_shrink_new(8, 8, 5, out.baseAddress, 4, 4, nil, 0), "five bands")
+            XCTAssertNil(ingest_row_shrink_new(8, 8, 3, out.baseAddress, 4, 4, nil, 3), "band 3 of 3")
         }
     }
 

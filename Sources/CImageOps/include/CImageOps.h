@@ -22,33 +22,48 @@ int ingest_sample_region(const uint8_t *src, int src_width, int src_height,
 /* One band of an 8-bit image with `bands` interleaved bands (rows of width * bands bytes) into `out`. */
 void ingest_extract_band(const uint8_t *src, int width, int height, int bands, int band, uint8_t *out);
 
-/* How ingest_shrink makes an output pixel of the source pixels. */
-typedef enum {
-    /* The mean of the source area it covers, partly covered pixels weighted by their share. */
-    INGEST_FILTER_AREA,
-    /* Lanczos with three lobes, as libvips' vips_reduce resamples (and so its thumbnails): sharper
-     * than an area, above all where the source is less than twice as large. */
-    INGEST_FILTER_LANCZOS3,
-} IngestFilter;
-
 /* Shrinks an 8-bit image with `bands` interleaved bands to out_width × out_height (neither larger
- * than the source) with `filter`. Returns 0, or -1 on bad sizes or no memory. */
-int ingest_shrink(IngestFilter filter, const uint8_t *src, int width, int height, int bands,
-                  uint8_t *out, int out_width, int out_height);
+ * than the source) by area averaging: every output pixel is the mean of the source area it covers,
+ * partly covered pixels weighted by their share. Returns 0, or -1 on bad sizes or no memory. */
+int ingest_area_shrink(const uint8_t *src, int width, int height, int bands,
+                       uint8_t *out, int out_width, int out_height);
 
 /* The same shrink fed rows top to bottom, a strip at a time, so an image that cannot shrink while
  * it loads need never be whole in memory. ingest_row_shrink_new starts one into `out`
  * (out_width × out_height × bands bytes); with `grey` (width × height bytes) non-NULL, band
  * `grey_band` of every row is copied there too. NULL on bad sizes or no memory. */
 typedef struct IngestRowShrink IngestRowShrink;
-IngestRowShrink *ingest_row_shrink_new(IngestFilter filter, int width, int height, int bands, uint8_t *out,
-                                       int out_width, int out_height, uint8_t *grey, int grey_band);
+IngestRowShrink *ingest_row_shrink_new(int width, int height, int bands, uint8_t *out, int out_width,
+                                       int out_height, uint8_t *grey, int grey_band);
 /* Takes `count` rows (`stride` bytes apart) starting at row `top`, which must be the row after the
  * last one taken. `context` is the IngestRowShrink. Returns 0, or -1 for rows out of order. */
 int ingest_row_shrink_take(const uint8_t *rows, size_t stride, int top, int count, void *context);
 /* Non-zero once every row has been taken and every output row written. */
 int ingest_row_shrink_finished(const IngestRowShrink *shrink);
 void ingest_row_shrink_free(IngestRowShrink *shrink);
+
+/* Resamples an 8-bit image with `bands` interleaved bands to out_width × out_height (neither larger
+ * than the source) with Lanczos' kernel (three lobes), as libvips resamples its thumbnails: sharper
+ * than an area where the shrink is small. `source_shrink` (1…64) says how many pixels of the
+ * original each source pixel is the mean of, each way: a JPEG decoded at 1/4 is 4, an original 1.
+ * That mean's blur is made up for up to the output's Nyquist frequency, so a thumbnail resampled
+ * from a JPEG's quarter-size decode is about as sharp as one resampled from its full-size decode
+ * (which costs 16 times the pixels). Returns 0, or -1 on bad sizes or no memory. */
+int ingest_resample(const uint8_t *src, int width, int height, int bands, uint8_t *out, int out_width,
+                    int out_height, int source_shrink);
+
+/* The same resample fed rows top to bottom, a strip at a time, like IngestRowShrink: `grey`
+ * (width × height bytes), when not NULL, gets band `grey_band` of every row. NULL on bad sizes or
+ * no memory. */
+typedef struct IngestRowResample IngestRowResample;
+IngestRowResample *ingest_row_resample_new(int width, int height, int bands, uint8_t *out, int out_width,
+                                           int out_height, int source_shrink, uint8_t *grey, int grey_band);
+/* Takes `count` rows (`stride` bytes apart) starting at row `top`, which must be the row after the
+ * last one taken. `context` is the IngestRowResample. Returns 0, or -1 for rows out of order. */
+int ingest_row_resample_take(const uint8_t *rows, size_t stride, int top, int count, void *context);
+/* Non-zero once every row has been taken and every output row written. */
+int ingest_row_resample_finished(const IngestRowResample *resample);
+void ingest_row_resample_free(IngestRowResample *resample);
 
 /* Fits the digit patterns of an EAN-13 / UPC-A to one grey-level line across its bars: `profile`
  * holds `count` darkness values (ink high), the code's first and last bar edges are about at
