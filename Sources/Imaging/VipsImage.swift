@@ -61,10 +61,13 @@ final class VipsImage {
     }
 
     /// One pass over the rows of an 8-bit image (`eightBit`), top to bottom, that never holds the
-    /// image whole: its grey pixels (the green band of RGB) at full size, and the image shrunk by
-    /// area averaging to `newWidth` × `newHeight`. A HEIC is decoded whole by libheif, so a
-    /// second full-size copy in libvips' memory would add its decoded size again (146 MB for 48 MP).
-    func greyAndShrunk(toWidth newWidth: Int, height newHeight: Int) throws(ImageError) -> (grey: GreyImage, shrunk: [UInt8], bands: Int) {
+    /// image whole: its grey pixels (the green band of RGB) at full size, and the image shrunk to
+    /// `newWidth` × `newHeight` by area averaging (an overview) or, `resampling`, with Lanczos'
+    /// kernel (a thumbnail; its value is `PixelData.resampled`'s `sourceShrink`). A HEIC is decoded
+    /// whole by libheif, so a second full-size copy in libvips' memory would add its decoded size
+    /// again (146 MB for 48 MP).
+    func greyAndShrunk(toWidth newWidth: Int, height newHeight: Int,
+                       resampling sourceShrink: Int? = nil) throws(ImageError) -> (grey: GreyImage, shrunk: [UInt8], bands: Int) {
         let bands = Int(ingest_image_bands(pointer))
         guard ingest_image_is_uchar(pointer) != 0, bands == 1 || bands == 3 else {
             throw ImageError.undecodable("cannot read the pixels: \(bands) bands, not 8-bit grey or RGB")
@@ -76,7 +79,8 @@ final class VipsImage {
         // libheif's decode, which the first row waits for, is at its peak.
         let grey = [UInt8](unsafeUninitializedCapacity: width * height) { grey, greyCount in
             shrunk = [UInt8](unsafeUninitializedCapacity: newWidth * newHeight * bands) { out, outCount in
-                failure = passRows(grey: grey.baseAddress!, bands: bands, into: out.baseAddress!, newWidth: newWidth, newHeight: newHeight)
+                failure = passRows(grey: grey.baseAddress!, bands: bands, into: out.baseAddress!, newWidth: newWidth, newHeight: newHeight,
+                                   resampling: sourceShrink)
                 outCount = failure == nil ? newWidth * newHeight * bands : 0
             }
             greyCount = failure == nil ? width * height : 0
@@ -87,7 +91,17 @@ final class VipsImage {
 
     /// `greyAndShrunk`'s pass; why it failed, or nil.
     private func passRows(grey: UnsafeMutablePointer<UInt8>, bands: Int, into out: UnsafeMutablePointer<UInt8>,
-                          newWidth: Int, newHeight: Int) -> String? {
+                          newWidth: Int, newHeight: Int, resampling sourceShrink: Int?) -> String? {
+        if let sourceShrink {
+            guard let rows = ingest_row_resample_new(Int32(width), Int32(height), Int32(bands), out, Int32(newWidth),
+                                                     Int32(newHeight), Int32(sourceShrink), grey, bands == 3 ? 1 : 0)
+            else { return "cannot resample \(width)×\(height) pixels to \(newWidth)×\(newHeight): out of memory" }
+            defer { ingest_row_resample_free(rows) }
+            guard ingest_image_rows(pointer, ingest_row_resample_take, UnsafeMutableRawPointer(rows)) == 0,
+                  ingest_row_resample_finished(rows) != 0
+            else { return Vips.lastError() }
+            return nil
+        }
         guard let rows = ingest_row_shrink_new(Int32(width), Int32(height), Int32(bands), out, Int32(newWidth), Int32(newHeight),
                                                grey, bands == 3 ? 1 : 0)
         else { return "cannot shrink \(width)×\(height) pixels to \(newWidth)×\(newHeight): out of memory" }

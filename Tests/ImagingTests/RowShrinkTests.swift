@@ -96,6 +96,7 @@ final class RowShrinkTests: XCTestCase {
 
     func testGreyAndShrunk_libvipsImage_matchesTheShrinkOfItsPixels() throws {
         // Through libvips' own strips (vips_sink_disc), on an image tall enough for several.
+        try Vips.start() // run alone, no test before has started libvips
         let (width, height) = (300, 1000)
         let pixels = noise(width, height, bands: 3, seed: 11)
         let whole = try pixels.withImageBytes { bytes throws(ImageError) in

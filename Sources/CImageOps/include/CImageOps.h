@@ -42,6 +42,29 @@ int ingest_row_shrink_take(const uint8_t *rows, size_t stride, int top, int coun
 int ingest_row_shrink_finished(const IngestRowShrink *shrink);
 void ingest_row_shrink_free(IngestRowShrink *shrink);
 
+/* Resamples an 8-bit image with `bands` interleaved bands to out_width × out_height (neither larger
+ * than the source) with Lanczos' kernel (three lobes), as libvips resamples its thumbnails: sharper
+ * than an area where the shrink is small. `source_shrink` (1…64) says how many pixels of the
+ * original each source pixel is the mean of, each way: a JPEG decoded at 1/4 is 4, an original 1.
+ * That mean's blur is made up for up to the output's Nyquist frequency, so a thumbnail resampled
+ * from a JPEG's quarter-size decode is about as sharp as one resampled from its full-size decode
+ * (which costs 16 times the pixels). Returns 0, or -1 on bad sizes or no memory. */
+int ingest_resample(const uint8_t *src, int width, int height, int bands, uint8_t *out, int out_width,
+                    int out_height, int source_shrink);
+
+/* The same resample fed rows top to bottom, a strip at a time, like IngestRowShrink: `grey`
+ * (width × height bytes), when not NULL, gets band `grey_band` of every row. NULL on bad sizes or
+ * no memory. */
+typedef struct IngestRowResample IngestRowResample;
+IngestRowResample *ingest_row_resample_new(int width, int height, int bands, uint8_t *out, int out_width,
+                                           int out_height, int source_shrink, uint8_t *grey, int grey_band);
+/* Takes `count` rows (`stride` bytes apart) starting at row `top`, which must be the row after the
+ * last one taken. `context` is the IngestRowResample. Returns 0, or -1 for rows out of order. */
+int ingest_row_resample_take(const uint8_t *rows, size_t stride, int top, int count, void *context);
+/* Non-zero once every row has been taken and every output row written. */
+int ingest_row_resample_finished(const IngestRowResample *resample);
+void ingest_row_resample_free(IngestRowResample *resample);
+
 /* Fits the digit patterns of an EAN-13 / UPC-A to one grey-level line across its bars: `profile`
  * holds `count` darkness values (ink high), the code's first and last bar edges are about at
  * first_edge and last_edge. Tries placements around those edges (module width ±4 %, offset ±0.6
