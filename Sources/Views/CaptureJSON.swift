@@ -2,8 +2,8 @@ import Catalog
 import Foundation
 
 // The JSON that `ingest list --json` and `ingest show --json` print, for scripts: camelCase keys
-// that never change meaning once documented in README.md, every key always present (`null` when
-// there is no value). Paths are relative to the library.
+// that never change meaning once documented in docs/commands.md, every key always present
+// (`null` when there is no value). Paths are relative to the library.
 
 /// One capture: an element of `list --json`, and with `photos` the object `show --json` prints.
 public struct CaptureJSON: Encodable, Sendable {

@@ -10,7 +10,7 @@ extension Ingest {
             discussion: """
                 Filters combine. Shows the newest \(pageSize) unless --limit or --all is given, and says on \
                 standard error how many more match; --before ID continues after a capture, as the next page. \
-                --json prints one JSON array with the fields described in README.md.
+                --json prints one JSON array with the fields described in docs/commands.md.
                 """
         )
 

@@ -13,10 +13,11 @@ import XCTest
 /// made in memory, gave no more wrong codes before each read needed a second opinion. The copies
 /// that did, saved as JPEG files (20 wrong codes before, 3 after), are bench/perturbed.py's.
 final class RealPhotoMisreadTests: XCTestCase {
-    /// Wrong codes still read on these copies (README, *Barcodes*): a UPC-E misread that no second
-    /// decoder reads and the template reader cannot judge (it knows the EAN-13 and UPC-A layouts
-    /// only), confirmed by ZBar at two scales, which share its misjudged bar widths; and an EAN-13
-    /// misread on 28 lines that zxing-cpp cannot read and the template reader cannot decide.
+    /// Wrong codes still read on these copies (docs/benchmarks.md, *Harder copies*): a UPC-E
+    /// misread that no second decoder reads and the template reader cannot judge (it knows the
+    /// EAN-13 and UPC-A layouts only), confirmed by ZBar at two scales, which share its misjudged
+    /// bar widths; and an EAN-13 misread on 28 lines that zxing-cpp cannot read and the template
+    /// reader cannot decide.
     static let knownMisreads: Set = ["blurred upca-2-39.webp: upcE 022121000066", "dimmed upca-4-1.webp: ean13 9074932437075"]
 
     func testRead_blurredAndDimmedRealPhotos_readNoWrongCode() throws {
