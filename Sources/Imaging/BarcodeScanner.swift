@@ -17,11 +17,11 @@ public final class BarcodeScanner {
     }
 
     /// A scanner of the 2- and 5-digit add-ons printed beside EAN-13 and UPC codes (books,
-    /// magazines) alone, along every line: each is a symbol of its own, its digits as text
-    /// (`DecodedSymbol.isAddon`). Apart from the codes' scanners: with add-ons on, ZBar lost codes
-    /// it reads without them (a UPC-A enlarged ×3 gave only its add-on).
-    public static func addons() -> BarcodeScanner {
-        BarcodeScanner(symbologies: [], density: 1, rowsOnly: false, addonsOnly: true)
+    /// magazines) alone, along every `density`-th line: each is a symbol of its own, its digits as
+    /// text (`DecodedSymbol.isAddon`). Apart from the codes' scanners: with add-ons on, ZBar lost
+    /// codes it reads without them (a UPC-A enlarged ×3 gave only its add-on).
+    public static func addons(density: Int) -> BarcodeScanner {
+        BarcodeScanner(symbologies: [], density: density, rowsOnly: false, addonsOnly: true)
     }
 
     private init(symbologies: Set<Symbology>, density: Int, rowsOnly: Bool, addonsOnly: Bool) {
