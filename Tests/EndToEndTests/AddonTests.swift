@@ -42,8 +42,9 @@ final class AddonTests: XCTestCase {
                 XCTAssertTrue(hits.contains { $0.gtin13 == want.gtin && $0.addon == addon }, "\(capture.setName): the hit has it too")
             }
         }
-        // 10 of the 11: ZBar reads no add-on on ean13-extension-1-38 at all.
-        XCTAssertGreaterThanOrEqual(read, 10, "add-ons read")
+        // 9 of the 11: ZBar reads no add-on on ean13-extension-1-38 at all, and that of
+        // upca-extension-1-19 at one scale only, which is not enough for an add-on to count.
+        XCTAssertGreaterThanOrEqual(read, 9, "add-ons read")
 
         let book = try XCTUnwrap(try catalogue.captures().first { $0.setName == "ean13-extension-1-1" })
         let show = try IngestHarness.ingest(["show", book.id], in: work)

@@ -31,16 +31,18 @@ extension BarcodeReader {
                 : PixelBox(x: code.x - reach, y: code.y - reach, width: code.width + 2 * reach, height: code.height + 2 * reach)
                     .clamped(width: pixels.width, height: pixels.height)
             guard area.width > 0, area.height > 0 else { continue }
-            // Enlarged where a module is under 2 px (95 modules to the code), or the photo is small
-            // (a close-up: cheap, and a code read from a prepared copy is placed at the whole
-            // frame, which only a read of the enlarged copy places again); padded only at the
-            // frame's edge, where an add-on needs a quiet zone (white padding elsewhere cost ZBar one
-            // it read unpadded, beside a dark background: ean13-extension-1-2).
+            // Enlarged ×2 as well where a module is under 2 px (95 modules to the code) or the photo
+            // is small (a close-up: cheap); padded only at the frame's edge, where an add-on needs a
+            // quiet zone (white padding elsewhere cost ZBar one it read unpadded, beside a dark
+            // background: ean13-extension-1-2).
             let atEdge = area.x == 0 || area.y == 0 || area.x + area.width == pixels.width || area.y + area.height == pixels.height
-            let copies = [(1.0, 0), (1.0, 16), (2.0, 0), (2.0, 16)].filter { scale, margin in
-                (scale == 1 || length < 190 || small) && (margin == 0 || atEdge)
-            }
-            for (scale, margin) in copies {
+            let copies = [(1.0, 0), (1.0, 16), (2.0, 0), (2.0, 16)].filter { $0.1 == 0 || atEdge }
+            // An add-on counts when copies at both scales read it: an EAN-2 checks little (its
+            // parity gives its value modulo 4), and ZBar made ones of print beside a code, at one
+            // scale (5021047102439_2, 3760129920548_1). A large photo's surroundings are enlarged
+            // only to confirm what the unenlarged copy read.
+            var scales: [String: Set<Double>] = [:]
+            for (scale, margin) in copies where scale == 1 || length < 190 || small || !scales.isEmpty {
                 guard let region = scale == 1 ? pixels.cropped(to: area) : try? pixels.region(area, angle: 0, scale: scale, smoothRows: 1)
                 else { continue }
                 let copy = margin == 0 ? region : region.padded(by: margin)
@@ -54,16 +56,29 @@ extension BarcodeReader {
                                                        y: Int(Double(code.y - area.y) * scale) + margin,
                                                        width: Int(Double(code.width) * scale),
                                                        height: Int(Double(code.height) * scale))] : reread
-                let addon = addons.first { BarcodeScanner.owner(ofAddonAt: $0.box, among: codes) != nil }
                 let source = "ZBar (add-ons only), the code's surroundings ×\(Int(scale))\(margin > 0 ? ", padded" : "")"
-                for other in addons where other != addon {
-                    trace?.note("add-on", source, reading, "dropped", because: "the add-on \(other.text) read there (\(other.box)) "
-                        + "is not beside the code (\(codes.map(\.description).joined(separator: ", ")))")
+                // Where the code was not read again and its box is the whole copy (it was read from
+                // a prepared copy of a close-up, placed at the frame), its place is not known: an
+                // add-on read there is beside it as far as can be told.
+                let placeUnknown = reread.isEmpty && code.width * code.height >= area.width * area.height * 9 / 10
+                for addon in addons {
+                    guard placeUnknown || BarcodeScanner.owner(ofAddonAt: addon.box, among: codes) != nil else {
+                        trace?.note("add-on", source, reading, "dropped", because: "the add-on \(addon.text) read there (\(addon.box)) "
+                            + "is not beside the code (\(codes.map(\.description).joined(separator: ", ")))")
+                        continue
+                    }
+                    scales[addon.text, default: []].insert(scale)
+                    trace?.note("add-on", source, reading, "read", because: "the add-on \(addon.text), beside the code")
                 }
-                guard let addon else { continue }
-                barcodes.confirmed[index].addon = addon.text
-                trace?.note("add-on", source, barcodes.confirmed[index], "kept", because: "the add-on \(addon.text) is printed beside it")
-                break
+                if let confirmed = scales.first(where: { $0.value.count == 2 })?.key {
+                    barcodes.confirmed[index].addon = confirmed
+                    trace?.note("add-on", "ZBar (add-ons only)", barcodes.confirmed[index], "kept",
+                                because: "the add-on \(confirmed) read beside it at both scales")
+                    break
+                }
+            }
+            for (text, _) in scales where barcodes.confirmed[index].addon == nil {
+                trace?.note("add-on", "ZBar (add-ons only)", reading, "dropped", because: "the add-on \(text) read at one scale only")
             }
         }
         return barcodes
