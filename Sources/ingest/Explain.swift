@@ -38,7 +38,7 @@ extension Ingest {
                     if !json { printEscaped(Self.text(of: explanations.last!)) }
                 } catch {
                     failed = true
-                    FileHandle.standardError.write(Data(TerminalText.escaped("ingest: \(photo): \(error)\n").utf8))
+                    FileHandle.standardError.write(Data((TerminalText.escaped("ingest: \(photo): \(error)") + "\n").utf8))
                 }
             }
             if json { try printJSON(explanations) }

@@ -68,5 +68,6 @@ final class ExplainTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains("codes: 5902255046404"), text.stdout)
         XCTAssertTrue(text.stdout.contains("ZBar, the overview"), text.stdout)
         XCTAssertTrue(text.stderr.contains("zz_truncated.jpg") && text.stderr.contains("truncated or corrupt"), text.stderr)
+        XCTAssertTrue(text.stderr.hasSuffix("file\n") && !text.stderr.contains("\\n"), "one line, ended by a newline: \(text.stderr)")
     }
 }
