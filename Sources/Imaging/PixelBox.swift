@@ -19,6 +19,12 @@ public struct PixelBox: Equatable, Sendable, CustomStringConvertible {
     public func scaled(by factor: Int) -> PixelBox {
         PixelBox(x: x * factor, y: y * factor, width: width * factor, height: height * factor)
     }
+
+    /// The box in the coordinates of an image `factor` times smaller (a read's box in an overview
+    /// shrunk by `factor`), at least a pixel each way.
+    public func shrunk(by factor: Int) -> PixelBox {
+        PixelBox(x: x / factor, y: y / factor, width: max(1, width / factor), height: max(1, height / factor))
+    }
 }
 
 extension PixelBox {

@@ -92,23 +92,20 @@ final class VipsImage {
     /// `greyAndShrunk`'s pass; why it failed, or nil.
     private func passRows(grey: UnsafeMutablePointer<UInt8>, bands: Int, into out: UnsafeMutablePointer<UInt8>,
                           newWidth: Int, newHeight: Int, resampling sourceShrink: Int?) -> String? {
-        if let sourceShrink {
-            guard let rows = ingest_row_resample_new(Int32(width), Int32(height), Int32(bands), out, Int32(newWidth),
-                                                     Int32(newHeight), Int32(sourceShrink), grey, bands == 3 ? 1 : 0)
-            else { return "cannot resample \(width)×\(height) pixels to \(newWidth)×\(newHeight): out of memory" }
-            defer { ingest_row_resample_free(rows) }
-            guard ingest_image_rows(pointer, ingest_row_resample_take, UnsafeMutableRawPointer(rows)) == 0,
-                  ingest_row_resample_finished(rows) != 0
-            else { return Vips.lastError() }
-            return nil
+        // The two row passes of CImageOps, one shape: made, fed every row, asked whether it finished, freed.
+        let band: Int32 = bands == 3 ? 1 : 0
+        let rows = sourceShrink.map {
+            ingest_row_resample_new(Int32(width), Int32(height), Int32(bands), out, Int32(newWidth), Int32(newHeight), Int32($0),
+                                    grey, band)
+        } ?? ingest_row_shrink_new(Int32(width), Int32(height), Int32(bands), out, Int32(newWidth), Int32(newHeight), grey, band)
+        let take: IngestTakeRows = sourceShrink == nil ? ingest_row_shrink_take : ingest_row_resample_take
+        let (finished, free) = sourceShrink == nil
+            ? (ingest_row_shrink_finished, ingest_row_shrink_free) : (ingest_row_resample_finished, ingest_row_resample_free)
+        guard let rows else {
+            return "cannot \(sourceShrink == nil ? "shrink" : "resample") \(width)×\(height) pixels to \(newWidth)×\(newHeight): out of memory"
         }
-        guard let rows = ingest_row_shrink_new(Int32(width), Int32(height), Int32(bands), out, Int32(newWidth), Int32(newHeight),
-                                               grey, bands == 3 ? 1 : 0)
-        else { return "cannot shrink \(width)×\(height) pixels to \(newWidth)×\(newHeight): out of memory" }
-        defer { ingest_row_shrink_free(rows) }
-        guard ingest_image_rows(pointer, ingest_row_shrink_take, UnsafeMutableRawPointer(rows)) == 0,
-              ingest_row_shrink_finished(rows) != 0
-        else { return Vips.lastError() }
+        defer { free(rows) }
+        guard ingest_image_rows(pointer, take, UnsafeMutableRawPointer(rows)) == 0, finished(rows) != 0 else { return Vips.lastError() }
         return nil
     }
 

@@ -53,12 +53,7 @@ public final class PhotoAnalyzer: Sendable {
         if let existing = catalogued(sha256) { return .catalogued(file, existing: existing) }
         let decoded = try decodeSeconds.time { try decoder.decode(snapshot.bytes) }
         let reads = try barcodeSeconds.time {
-            try reader.readAll(overview: decoded.overview, shrink: decoded.shrink) { box in
-                try decoded.fullResolution(box, from: snapshot.bytes)
-            } onPassFailed: { [logger] error in
-                logger.warning("full-resolution barcode pass failed; the photo keeps what its overview gave",
-                               metadata: ["file": "\(file.setName)/\(file.relativePath)", "error": "\(error)"])
-            }
+            try self.barcodes(of: decoded, bytes: snapshot.bytes, with: reader, file: "\(file.setName)/\(file.relativePath)")
         }
         let barcodes = Self.deduplicated(reads.confirmed)
         let header = decoded.header
@@ -75,6 +70,18 @@ public final class PhotoAnalyzer: Sendable {
             quality: PhotoQuality(measuring: try decoded.overview.shrunk(toLongEdge: PhotoQuality.measureEdge),
                                   barcodes: barcodes),
             thumbnail: try stage(decoded.thumbnail), source: snapshot.identity))
+    }
+
+    /// The barcodes `reader` reads on a decoded photo (`bytes`, its file's, for the full-resolution
+    /// pass); a failed full-resolution pass is logged with `file`, and the photo keeps what its
+    /// overview gave.
+    func barcodes(of decoded: DecodedPhoto, bytes: [UInt8], with reader: BarcodeReader, file: String) throws -> PhotoBarcodes {
+        try reader.readAll(overview: decoded.overview, shrink: decoded.shrink) { box in
+            try decoded.fullResolution(box, from: bytes)
+        } onPassFailed: { [logger] error in
+            logger.warning("full-resolution barcode pass failed; the photo keeps what its overview gave",
+                           metadata: ["file": "\(file)", "error": "\(error)"])
+        }
     }
 
     /// Reads `file` through real folders below `inbox` only (`ContainedPath`): a set folder swapped

@@ -13,13 +13,12 @@ public final class MetricsExporter: Sendable {
     private init() {}
 
     /// Bootstraps swift-metrics with a new exporter; once a process, before any metric is recorded.
-    /// The counters of every outcome start at 0, so a rate over them is defined from the first scrape.
+    /// A run's counters of every outcome are made at once, at 0, so a rate over them is defined
+    /// from the first scrape.
     public static func bootstrap() -> MetricsExporter {
         let exporter = MetricsExporter()
         MetricsSystem.bootstrap(RegistryFactory(registry: exporter.registry))
-        for outcome in ["ingested", "duplicate", "quarantined", "failed"] { MetricFamily.photos.counter(outcome).increment(by: 0) }
-        for outcome in ["committed", "waiting"] { MetricFamily.sets.counter(outcome).increment(by: 0) }
-        MetricFamily.captures.counter().increment(by: 0)
+        _ = RunMetrics()
         return exporter
     }
 

@@ -14,6 +14,8 @@ public struct Readiness: Sendable, Encodable {
 
     public var ready: Bool { checks.allSatisfy(\.ok) }
     public var checks: [Check]
+    /// The bytes free on the library's disk, as the disk check measured them; nil when it could not.
+    public var freeBytes: UInt64?
 
     private enum CodingKeys: String, CodingKey { case ready, checks }
 
@@ -26,8 +28,9 @@ public struct Readiness: Sendable, Encodable {
     /// Checks that the catalogue answers, a file can be made in the library, the inbox can be
     /// listed, and the library's disk keeps `minFreeMB` free.
     public init(config: PipelineConfig, catalogue: Catalogue) {
-        checks = [Self.catalogue(catalogue), Self.library(config.library), Self.inbox(config.inbox),
-                  Self.disk(config.library, floorMB: config.minFreeMB)]
+        let disk = Self.disk(config.library, floorMB: config.minFreeMB)
+        checks = [Self.catalogue(catalogue), Self.library(config.library), Self.inbox(config.inbox), disk.check]
+        freeBytes = disk.free
     }
 
     private static func catalogue(_ catalogue: Catalogue) -> Check {
@@ -65,21 +68,21 @@ public struct Readiness: Sendable, Encodable {
         }
     }
 
-    private static func disk(_ library: String, floorMB: Int) -> Check {
+    private static func disk(_ library: String, floorMB: Int) -> (check: Check, free: UInt64?) {
         let free: UInt64
         do {
             free = try freeBytes(on: library)
         } catch {
-            return Check(name: "disk", ok: false, detail: "cannot measure the disk of \(library): \(error)")
+            return (Check(name: "disk", ok: false, detail: "cannot measure the disk of \(library): \(error)"), nil)
         }
         let freeMB = Int(free >> 20)
         let enough = freeMB >= floorMB
-        return Check(name: "disk", ok: enough,
-                     detail: "\(freeMB) MB free on the library's disk, \(enough ? "at least" : "below") the floor of \(floorMB) MB (minFreeMB)")
+        return (Check(name: "disk", ok: enough, detail: "\(freeMB) MB free on the library's disk, "
+                      + "\(enough ? "at least" : "below") the floor of \(floorMB) MB (minFreeMB)"), free)
     }
 
     /// The bytes free for an unprivileged process on the file system of `path`.
-    static func freeBytes(on path: String) throws(Errno) -> UInt64 {
+    private static func freeBytes(on path: String) throws(Errno) -> UInt64 {
         var info = statvfs()
         guard statvfs(path, &info) == 0 else { throw Errno.current }
         return UInt64(info.f_bavail) * UInt64(info.f_frsize)

@@ -17,7 +17,7 @@ public enum ServiceGauges {
             MetricFamily.catalogueCaptures.meter().set(counts.captures)
             MetricFamily.cataloguePhotos.meter().set(counts.photos)
         }
-        if let free = try? Readiness.freeBytes(on: config.library) {
+        if let free = readiness.freeBytes {
             MetricFamily.libraryFreeBytes.meter().set(free)
         }
         MetricFamily.libraryFreeFloorBytes.meter().set(config.minFreeMB << 20)

@@ -31,10 +31,8 @@ extension PhotoAnalyzer {
             throw PhotoError.image(error)
         }
         let trace = ReadTrace()
-        let reader = BarcodeReader(symbologies: config.symbologies, trace: trace)
-        let reads = try reader.readAll(overview: decoded.overview, shrink: decoded.shrink) { box in
-            try decoded.fullResolution(box, from: snapshot.bytes)
-        }
+        let reads = try barcodes(of: decoded, bytes: snapshot.bytes, with: BarcodeReader(symbologies: config.symbologies, trace: trace),
+                                 file: path)
         let codes = Self.deduplicated(reads.confirmed)
         return BarcodeExplanation(photo: path, width: decoded.header.width, height: decoded.header.height,
                                   overviewShrink: decoded.shrink, events: trace.events, codes: codes.map(\.productKey),

@@ -21,8 +21,7 @@ extension BarcodeReader {
         var barcodes = barcodes
         for index in barcodes.confirmed.indices where retail.contains(barcodes.confirmed[index].symbology) {
             let reading = barcodes.confirmed[index]
-            let code = PixelBox(x: reading.box.x / shrink, y: reading.box.y / shrink,
-                                width: max(1, reading.box.width / shrink), height: max(1, reading.box.height / shrink))
+            let code = reading.box.shrunk(by: shrink)
             // An add-on ends within two thirds of its code's length past the code (its reading
             // direction is not known here: either axis). A small photo is a close-up of its code:
             // all of it (a code read from a prepared copy may be placed anywhere in it).

@@ -15,10 +15,7 @@ extension BarcodeReader {
         var barcodes = barcodes
         barcodes.confirmed = barcodes.confirmed.map { reading in
             guard reading.symbology == .code128 else { return reading }
-            let box = reading.box
-            let overview = PixelBox(x: box.x / shrink, y: box.y / shrink,
-                                    width: max(1, box.width / shrink), height: max(1, box.height / shrink))
-            let area = Self.surroundings(of: overview, in: pixels)
+            let area = Self.surroundings(of: reading.box.shrunk(by: shrink), in: pixels)
             guard area.width > 0, area.height > 0 else { return reading }
             let texts = scanners.zxing.scan(pixels.cropped(to: area).padded(by: 16))
                 .filter { $0.symbology == .code128 }.map(\.text)
