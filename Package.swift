@@ -127,6 +127,8 @@ var webPackages: [Package.Dependency] {
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Uploads' multipart/form-data, parsed as it streams in (never whole in memory).
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ]
 }
 
@@ -143,6 +145,7 @@ var webTargets: [Target] {
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
         .testTarget(name: "WebTests", dependencies: ["Web", "Views", "Catalog", "Pipeline", "TestSupport"]),

@@ -3,8 +3,8 @@
 public enum Assets {
     /// The files by name, with their content types.
     public static let files: [String: (contentType: String, text: String)] = [
-        "app.css": ("text/css; charset=utf-8", stylesheet),
-        "app.js": ("text/javascript; charset=utf-8", script),
+        "app.css": ("text/css; charset=utf-8", stylesheet + captureStylesheet),
+        "app.js": ("text/javascript; charset=utf-8", script + captureScript),
         "icon.svg": ("image/svg+xml", icon),
     ]
 

@@ -37,6 +37,7 @@ enum PageLayout {
         if !links.isExport {
             items.append("<a href=\"\(links.review())\">Review</a>")
             items.append("<a href=\"\(links.edits())\">Edits</a>")
+            if context.canCorrect { items.append("<a href=\"/capture\">Capture</a>") }
         }
         if context.readOnly { items.append("<span class=\"badge\" title=\"corrections are turned off\">read-only</span>") }
         if context.signedIn {

@@ -26,6 +26,9 @@ struct AccessMiddleware: RouterMiddleware {
     /// The paths monitoring asks (probes, Prometheus): answered 401 without the token, never redirected.
     static let monitoring: Set<String> = ["/healthz", "/readyz", "/metrics"]
 
+    /// Where uploads are posted: the one body not read here (it streams to disk in its route).
+    static let uploads = "/api/sets"
+
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var request = request
         var context = context
@@ -45,16 +48,19 @@ struct AccessMiddleware: RouterMiddleware {
         }
         if request.method != .get && request.method != .head {
             try checkSameSite(request)
-            let body = try await request.collectBody(upTo: context.maxUploadSize)
-            if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
-                context.form = FormBody(String(buffer: body))
-            } else {
-                context.body = body
+            // An upload streams its body to disk in its route; every other body is small and read here.
+            if !(path == Self.uploads && request.method == .post) {
+                let body = try await request.collectBody(upTo: context.maxUploadSize)
+                if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
+                    context.form = FormBody(String(buffer: body))
+                } else {
+                    context.body = body
+                }
             }
             if path != "/signin" {
                 try checkCSRF(request, context)
                 if settings.readOnly && path != "/signout" {
-                    throw WebError.forbidden("this server runs with --read-only: corrections are turned off.")
+                    throw WebError.forbidden("this server runs with --read-only: corrections and uploads are turned off.")
                 }
             }
         }

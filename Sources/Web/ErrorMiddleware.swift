@@ -49,6 +49,10 @@ struct ErrorMiddleware: RouterMiddleware {
             return WebError.conflict(error.description)
         case let error as ProductEntryError:
             return WebError.badRequest(error.description)
+        case let error as UploadRefusal:
+            return WebError(status: uploadStatus[error.kind] ?? .badRequest, message: error.message)
+        case let error as FileOperationError where error.isOutOfSpace:
+            return WebError(status: .insufficientStorage507, message: "the server's disk is full; nothing of this upload was kept.")
         case let error as CatalogError where error.isStorageFailure:
             return WebError(status: .serviceUnavailable, message: error.description)
         default:
@@ -56,6 +60,12 @@ struct ErrorMiddleware: RouterMiddleware {
                 + "its log says why.")
         }
     }
+
+    /// The status of each kind of refused upload.
+    static let uploadStatus: [UploadRefusal.Kind: HTTPResponse.Status] = [
+        .tooLarge: .contentTooLarge, .notAPhoto: .unsupportedMediaType, .badRequest: .badRequest,
+        .diskFull: .insufficientStorage507, .tooSlow: .requestTimeout,
+    ]
 
     struct ErrorJSON: Encodable {
         var error: Body
@@ -72,7 +82,7 @@ struct ErrorMiddleware: RouterMiddleware {
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = WebContext
 
-    static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
         + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
@@ -84,4 +94,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         response.headers[.crossOriginResourcePolicy] = "same-origin"
         return response
     }
+}
+
+extension HTTPResponse.Status {
+    /// 507 (RFC 4918): the server cannot store what the request brings; HTTPTypes names it not.
+    static let insufficientStorage507 = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 }

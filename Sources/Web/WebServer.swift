@@ -22,6 +22,10 @@ public struct WebServer: Sendable {
     /// What `/metrics` renders; nil, no `/metrics`.
     let metrics: MetricsExporter?
     let surface: Surface
+    /// Whether set `name` is being ingested by a watch in this process (`serve --watch`).
+    let ingesting: @Sendable (String) -> Bool
+    /// Whether uploaded sets are ingested by this process (`serve --watch`) rather than by a watch beside it.
+    let watching: Bool
     let sessions = Sessions()
     let localCSRFToken = Sessions.randomToken()
 
@@ -36,19 +40,29 @@ public struct WebServer: Sendable {
     }
 
     public init(settings: ServeSettings, catalogue: Catalogue, config: PipelineConfig, logger: Logger,
-                metrics: MetricsExporter? = nil, surface: Surface = .catalogue) {
+                metrics: MetricsExporter? = nil, surface: Surface = .catalogue,
+                ingesting: (@Sendable (String) -> Bool)? = nil) {
         self.settings = settings
         self.catalogue = catalogue
         self.config = config
         self.logger = logger
         self.metrics = metrics
         self.surface = surface
+        self.ingesting = ingesting ?? { _ in false }
+        watching = ingesting != nil
     }
+
+    /// Where uploads are written until they are complete.
+    var staging: UploadStaging { UploadStaging(config: config) }
 
     /// Serves until SIGTERM or SIGINT (with `stopsOnSignals`; else until the process ends), then
     /// finishes the requests in flight and returns. Calls `onListening` with the URL once the port
     /// is open (the port the system picked, for port 0).
     public func run(stopsOnSignals: Bool = true, onListening: @escaping @Sendable (String) -> Void) async throws {
+        if surface == .catalogue {
+            let removed = try await blocking { [staging] in try staging.sweep() }
+            if removed > 0 { logger.notice("removed uploads a stopped server left unfinished", metadata: ["sets": "\(removed)"]) }
+        }
         let app = Application(router: router(), configuration: .init(address: .hostname(settings.host, port: settings.port)),
                               onServerRunning: { [settings] channel in
                                   onListening(settings.url(port: channel.localAddress?.port ?? settings.port))
@@ -70,6 +84,7 @@ public struct WebServer: Sendable {
             addSignIn(to: router)
             addCorrections(to: router)
             addAPI(to: router)
+            addUploads(to: router)
             addFiles(to: router)
         }
         addHealth(to: router)

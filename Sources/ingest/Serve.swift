@@ -2,6 +2,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Imaging
 import Pipeline
 import Synchronization
 import Web
@@ -15,9 +16,11 @@ extension Ingest {
                 Listens on 127.0.0.1:8080 unless --listen says otherwise; any address but loopback needs a token \
                 (--token or INGEST_TOKEN, 16 characters or more), with which a browser signs in once and a program \
                 sends Authorization: Bearer TOKEN. Pages show captures as they are committed. /healthz, /readyz and \
-                /metrics (Prometheus' text format) are for monitoring. SIGTERM or SIGINT \
-                finish the requests in flight and exit 0. Exit codes: 0 stopped by a signal; 1 serving failed \
-                (the port taken, …); 64 usage or configuration error.
+                /metrics (Prometheus' text format) are for monitoring. Phones upload photo sets at /capture \
+                (POST /api/sets); with --watch this process also ingests them, as ingest watch does. SIGTERM or \
+                SIGINT finish the requests (and, with --watch, the sets) in flight and exit 0. Exit codes: 0 stopped \
+                by a signal; 1 serving or watching failed (the port taken, …); 64 usage or configuration error; \
+                75 (with --watch) another ingest run or watch holds the library.
                 """
         )
 
@@ -29,8 +32,13 @@ extension Ingest {
         @Option(help: "The token browsers sign in with and programs send; INGEST_TOKEN is read when not given (and stays out of ps).")
         var token: String?
 
-        @Flag(help: "Turn every correction off: pages and API only read.")
+        @Flag(help: "Turn every correction and upload off: pages and API only read.")
         var readOnly = false
+
+        @Flag(help: "Also watch the inbox in this process, as ingest watch does: uploads are catalogued within seconds.")
+        var watch = false
+
+        @OptionGroup var lock: LockOptions
 
         func run() throws {
             let settings = try Self.reportingUsageErrors { () throws -> ServeSettings in
@@ -42,13 +50,37 @@ extension Ingest {
                 }
             }
             let metrics = MetricsExporter.bootstrap()
-            let (config, logger, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            let server = WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger, metrics: metrics)
+            guard watch else {
+                let (config, logger, catalogue) = try options.openCatalogue()
+                defer { try? catalogue.close() }
+                let server = WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger, metrics: metrics)
+                return try serve(server, config: config)
+            }
+            let config = try Self.reportingUsageErrors { try options.loadConfig() }
+            ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
+            let logger = options.bootstrapLogging()
+            let loop = try WatchLoop(config: config, logger: logger, lock: lock)
+            defer { loop.close() }
+            let server = WebServer(settings: settings, catalogue: loop.catalogue, config: config, logger: logger, metrics: metrics,
+                                   ingesting: loop.watch.isIngesting)
+            let stopped = loop.runInBackground { error in
+                guard let error else { return }
+                // Serving uploads that nothing ingests would hide the failure: stop, and let the
+                // service manager restart the whole.
+                logger.critical("the watch stopped; ingest serve --watch exits", metadata: ["error": "\(error)"])
+                Foundation.exit(1)
+            }
+            try serve(server, config: config)
+            loop.watch.requestStop()
+            stopped.wait()
+        }
+
+        /// Serves until a signal stops the server.
+        private func serve(_ server: WebServer, config: PipelineConfig) throws {
             try Self.waiting {
                 try await server.run { url in
                     // Unbuffered: whoever started the server (a test, a script) reads the URL at once.
-                    let line = "serving \(config.catalog) at \(url)\(settings.readOnly ? " (read-only)" : "")\n"
+                    let line = "serving \(config.catalog) at \(url)\(readOnly ? " (read-only)" : "")\(watch ? ", watching \(config.inbox)" : "")\n"
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
             }

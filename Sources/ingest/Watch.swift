@@ -40,23 +40,13 @@ extension Ingest {
             let exporter = metrics.map { _ in MetricsExporter.bootstrap() }
             ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
             let logger = options.bootstrapLogging()
-            let libraryLock = try lock.lockLibrary(config, logger: logger)
-            defer { libraryLock?.release() }
-            let catalogue = try Catalogue(config.catalogLocation, waitSeconds: config.catalogWaitSeconds, logger: logger)
-            defer { try? catalogue.close() }
-            let worker = try WorkerSession.start(catalogue: catalogue, leaseSeconds: config.claimLeaseSeconds, logger: logger)
-            defer { worker.end() }
-            let watch = try Self.reportingUsageErrors {
-                do {
-                    return try IngestWatch(config: config, catalogue: catalogue, logger: logger, worker: worker)
-                } catch let error as InboxWatchError {
-                    throw UsageError(message: error.description)
-                }
-            }
+            let loop = try WatchLoop(config: config, logger: logger, lock: lock)
+            defer { loop.close() }
+            let watch = loop.watch
             if let metrics, let exporter {
                 let url = try Self.reportingUsageErrors {
                     try MetricsEndpoint.start(listen: metrics, token: token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"],
-                                              config: config, catalogue: catalogue, logger: logger, metrics: exporter)
+                                              config: config, catalogue: loop.catalogue, logger: logger, metrics: exporter)
                 }
                 // Unbuffered, as serve's: whoever started the watch reads the URL at once.
                 FileHandle.standardOutput.write(Data("metrics at \(url)/metrics\n".utf8))

@@ -49,6 +49,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var readyMarker = ".ready"
     /// Megabytes that must stay free on the library's disk for `ingest status` and `/readyz` to say ready.
     public var minFreeMB = 1024
+    /// `ingest serve`: what one upload may bring (the `upload…` keys).
+    public var upload = UploadLimits()
 
     /// `decodeMemoryMB` in bytes, 0 resolved.
     public var decodeMemoryBytes: Int {
@@ -127,6 +129,7 @@ public struct PipelineConfig: Sendable, Equatable {
         if let value = reader.number("claimLeaseSeconds", in: 3...3_600) { claimLeaseSeconds = value }
         if let value = reader.number("catalogWaitSeconds", in: 0...3_600) { catalogWaitSeconds = value }
         if let value = reader.integer("minFreeMB", in: 0...100_000_000) { minFreeMB = value }
+        upload.read(reader)
         if let value = reader.string("readyMarker") {
             if value.hasPrefix("."), value.count > 1, value != "..", !value.contains("/") {
                 readyMarker = value
@@ -136,10 +139,10 @@ public struct PipelineConfig: Sendable, Equatable {
         }
     }
 
-    static let known: Set<String> = ["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",
+    static let known: Set<String> = Set(["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",
                                      "grouping", "originals", "workers", "maxPixels", "decodeMemoryMB", "minPixels", "maxFileBytes", "symbologies",
                                      "settleSeconds", "rescanSeconds", "readyMarker", "claimLeaseSeconds", "catalogWaitSeconds",
-                                     "minFreeMB"]
+                                     "minFreeMB"]).union(UploadLimits.keys)
 
     /// `path` made absolute against `folder` (unless it already is), `~` expanded.
     public static func resolve(_ path: String, against folder: String) -> String {

@@ -82,7 +82,7 @@ public struct Readiness: Sendable, Encodable {
     }
 
     /// The bytes free for an unprivileged process on the file system of `path`.
-    private static func freeBytes(on path: String) throws(Errno) -> UInt64 {
+    static func freeBytes(on path: String) throws(Errno) -> UInt64 {
         var info = statvfs()
         guard statvfs(path, &info) == 0 else { throw Errno.current }
         return UInt64(info.f_bavail) * UInt64(info.f_frsize)

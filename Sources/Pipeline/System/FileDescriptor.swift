@@ -69,13 +69,16 @@ struct FileDescriptor {
     func write(all bytes: [UInt8], count: Int? = nil) throws(Errno) {
         let count = count ?? bytes.count
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(Errno) in
-                var written = 0
-                while written < count {
-                    written += try retryOnInterrupt { Glibc.write(rawValue, buffer.baseAddress! + written, count - written) }
-                }
-            }
+            Result { () throws(Errno) in try write(all: UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
         }.get()
+    }
+
+    /// Writes all of `buffer`, however many calls that takes.
+    func write(all buffer: UnsafeRawBufferPointer) throws(Errno) {
+        var written = 0
+        while written < buffer.count {
+            written += try retryOnInterrupt { Glibc.write(rawValue, buffer.baseAddress! + written, buffer.count - written) }
+        }
     }
 
     /// Writes `bytes` at `offset` without moving the file position.

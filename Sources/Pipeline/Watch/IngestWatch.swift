@@ -20,6 +20,8 @@ public final class IngestWatch: @unchecked Sendable {
     private let ingest: IngestRun
     private var tracker: SettleTracker
     private let stopRequested = Atomic(false)
+    /// The sets of the run in progress, for `isIngesting(_:)`.
+    private let ingesting = Mutex<Set<String>>([])
     /// Told when the watch is ready, that it is alive (from the loop and after every photo), and
     /// when it stops: systemd's `Type=notify` and watchdog.
     private let notifier: ServiceNotifier
@@ -74,6 +76,11 @@ public final class IngestWatch: @unchecked Sendable {
         watcher.wake()
     }
 
+    /// Whether set `name` is being ingested now. Thread-safe.
+    public func isIngesting(_ name: String) -> Bool {
+        ingesting.withLock { $0.contains(name) }
+    }
+
     /// Seconds on a monotonic clock, for the tracker: a wall-clock jump must not settle a set early.
     private func clock() -> Double {
         ServiceNotifier.clock()
@@ -99,7 +106,10 @@ public final class IngestWatch: @unchecked Sendable {
             }
         }
         for set in changed {
-            tracker.noteChange(set: set, at: time, stamps: (try? photoSet(set)).map(SetStamps.init(of:)))
+            let photos = try? photoSet(set)
+            tracker.noteChange(set: set, at: time, stamps: photos.map(SetStamps.init(of:)))
+            // A set moved in whole (an upload, `mv`) brings its marker without an event of its own.
+            if let photos, !photos.files.isEmpty, FileOperations.exists(markerPath(photos)) { tracker.noteMarker(set: set) }
         }
         return overflowed
     }
@@ -140,6 +150,8 @@ public final class IngestWatch: @unchecked Sendable {
         let marked = Set(settled.filter { FileOperations.exists(markerPath($0)) }.map(\.name))
         logger.info("sets complete, ingesting", metadata: ["sets": "\(settled.map(\.name).joined(separator: ","))",
                                                            "photos": "\(settled.reduce(0) { $0 + $1.files.count })"])
+        ingesting.withLock { $0 = Set(settled.map(\.name)) }
+        defer { ingesting.withLock { $0 = [] } }
         let summary = try ingest.run(sets: settled)
         for report in summary.sets where report.failed.isEmpty {
             guard let set = settled.first(where: { $0.name == report.name }) else { continue }

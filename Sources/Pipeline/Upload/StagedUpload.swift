@@ -1,0 +1,89 @@
+import Catalog
+import Foundation
+
+/// One set being uploaded, in its staging folder: photos written as their bytes arrive, then either
+/// `commit()`ed into the inbox whole or `discard()`ed. Used by one request at a time (its calls
+/// come one after another, possibly from different threads).
+public final class StagedUpload: @unchecked Sendable {
+    /// The set's name in the inbox, made by the server.
+    public let name: String
+    let folder: String
+    let staging: UploadStaging
+    /// The photos' file names, in the order they came.
+    public private(set) var photos: [String] = []
+    /// Bytes of photos written so far.
+    public private(set) var bytesWritten: Int64 = 0
+    private var taken: Set<String> = []
+    private var open: (descriptor: FileDescriptor, path: String)?
+
+    init(name: String, folder: String, staging: UploadStaging) {
+        self.name = name
+        self.folder = folder
+        self.staging = staging
+    }
+
+    /// Where the committed set lives in the inbox.
+    public var inboxFolder: String { (staging.inbox as NSString).appendingPathComponent(name) }
+
+    /// Starts the next photo, named after `clientName` (cleaned, see `UploadFileName`); returns its name.
+    public func startPhoto(clientName: String) throws -> String {
+        try finishPhoto()
+        let file = UploadFileName.clean(clientName, taken: &taken)
+        let path = (folder as NSString).appendingPathComponent(file)
+        let descriptor = try FileOperations.attempt("create", path) { () throws(Errno) in
+            try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+        }
+        open = (descriptor, path)
+        photos.append(file)
+        return file
+    }
+
+    /// Appends `bytes` to the photo being written.
+    public func append(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let open else { return }
+        try FileOperations.attempt("write", open.path) { () throws(Errno) in try open.descriptor.write(all: bytes) }
+        bytesWritten += Int64(bytes.count)
+    }
+
+    /// Flushes and closes the photo being written, if any.
+    public func finishPhoto() throws {
+        guard let open else { return }
+        self.open = nil
+        try open.descriptor.closeAfter { () throws(FileOperationError) in
+            try FileOperations.attempt("flush", open.path) { () throws(Errno) in try open.descriptor.sync() }
+        }
+    }
+
+    /// Writes the set's `capture.json` (who it was captured for).
+    public func write(_ context: CaptureContext) throws {
+        var object: [String: String] = ["agentId": context.agentId]
+        object["agentName"] = context.agentName
+        object["requestId"] = context.requestId
+        object["note"] = context.note
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        try FileOperations.write(Array(data), to: (folder as NSString).appendingPathComponent(CaptureContext.fileName))
+    }
+
+    /// Marks the set ready and moves it into the inbox with one rename, each name flushed to disk
+    /// first: the inbox gets the whole set, or nothing of it.
+    public func commit() throws {
+        try finishPhoto()
+        try FileOperations.write([], to: (folder as NSString).appendingPathComponent(staging.readyMarker))
+        try FileOperations.syncDirectory(folder)
+        let destination = inboxFolder
+        try FileOperations.attempt("move \(folder) to", destination) { () throws(Errno) in
+            try retryOnInterrupt { rename(folder, destination) }
+        }
+        try FileOperations.syncDirectory(staging.inbox)
+        try FileOperations.syncDirectory(staging.ownFolder)
+    }
+
+    /// Removes what was staged. Safe to call after `commit()` (there is nothing left to remove then).
+    public func discard() {
+        if let open {
+            open.descriptor.close()
+            self.open = nil
+        }
+        try? FileOperations.removeTree(folder)
+    }
+}

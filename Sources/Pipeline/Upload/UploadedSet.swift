@@ -1,0 +1,65 @@
+import Catalog
+import Foundation
+
+/// What became of an uploaded set, for `GET /api/sets/{name}`: still in the inbox (waiting, or
+/// being ingested), ingested (its captures), or quarantined (every photo set aside, with reasons).
+public struct UploadedSet: Sendable, Encodable, Equatable {
+    public enum State: String, Sendable, Encodable {
+        case waiting, ingesting, ingested, quarantined
+    }
+
+    /// A photo of the set that was set aside: the quarantine's, or a duplicate of a catalogued one.
+    public struct SetAside: Sendable, Encodable, Equatable {
+        public var file: String
+        public var reason: String
+    }
+
+    public var set: String
+    public var state: State
+    /// The set's captures, once ingested.
+    public var captures: [String]
+    public var setAside: [SetAside]
+
+    /// Whether `name` is a name `UploadStaging` makes: the only names looked up (no path of the
+    /// client's ever reaches the file system).
+    public static func isUploadName(_ name: String) -> Bool {
+        name.range(of: #"^upload-[0-9]{8}-[0-9]{6}-[0-9a-f]{8}$"#, options: .regularExpression) != nil
+    }
+
+    /// The set `name` as it is now; nil when no such set was uploaded (or it left no trace: a set of
+    /// hidden files only). `isIngesting` says whether a watch in this process is ingesting it now.
+    /// The inbox is looked at first: a set gone from it is done, and what the catalogue and the
+    /// quarantine hold of it then is final.
+    public static func look(_ name: String, config: PipelineConfig, catalogue: Catalogue,
+                            isIngesting: (String) -> Bool) throws -> UploadedSet? {
+        guard isUploadName(name) else { return nil }
+        let inInbox = FileOperations.isDirectory((config.inbox as NSString).appendingPathComponent(name))
+        let captures = try catalogue.captures(matching: CaptureFilter(setName: name)).map(\.id)
+        let aside = setAside(name, in: config.quarantine)
+        let state: State
+        if !captures.isEmpty {
+            state = .ingested
+        } else if inInbox {
+            state = isIngesting(name) ? .ingesting : .waiting
+        } else if !aside.isEmpty {
+            state = .quarantined
+        } else {
+            return nil
+        }
+        return UploadedSet(set: name, state: state, captures: captures, setAside: aside)
+    }
+
+    /// The photos of set `name` in the quarantine and among its duplicates, from their `.reason` notes.
+    static func setAside(_ name: String, in quarantine: String) -> [SetAside] {
+        let folders = [quarantine, (quarantine as NSString).appendingPathComponent("duplicates")]
+        return folders.flatMap { folder -> [SetAside] in
+            let setFolder = (folder as NSString).appendingPathComponent(name)
+            let notes = ((try? Directory.entries(of: setFolder)) ?? []).filter { $0.name.hasSuffix(".reason") }
+            return notes.map { entry in
+                let text = (try? String(contentsOfFile: (setFolder as NSString).appendingPathComponent(entry.name), encoding: .utf8)) ?? ""
+                let reason = text.split(separator: "\n").first { $0.hasPrefix("reason: ") }.map { String($0.dropFirst(8)) }
+                return SetAside(file: String(entry.name.dropLast(".reason".count)), reason: reason ?? "set aside")
+            }
+        }.sorted { $0.file < $1.file }
+    }
+}
