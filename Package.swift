@@ -127,6 +127,8 @@ var webPackages: [Package.Dependency] {
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The request parts Hummingbird's channel carries, for the handler that answers Expect: 100-continue.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Uploads' multipart/form-data, parsed as it streams in (never whole in memory).
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ]
@@ -146,6 +148,7 @@ var webTargets: [Target] {
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
         .testTarget(name: "WebTests", dependencies: ["Web", "Views", "Catalog", "Pipeline", "TestSupport"]),

@@ -75,16 +75,23 @@ extension Assets {
               if (progressEvent.lengthComputable) progress.value = 100 * progressEvent.loaded / progressEvent.total;
             });
             request.addEventListener("load", () => {
-              send.disabled = false;
               let body = {};
               try { body = JSON.parse(request.responseText); } catch (error) { body = {}; }
-              if (request.status !== 201) return say(body.error ? body.error.message : "the upload failed (HTTP " + request.status + ").", true);
+              if (request.status !== 201) {
+                send.disabled = false;
+                progress.hidden = true;
+                return say(body.error ? body.error.message : "the upload failed (HTTP " + request.status + ").", true);
+              }
               progress.value = 100;
+              // The photos sent are cleared: a second tap cannot send the same set twice.
+              send.disabled = false;
+              input.value = "";
               say("Uploaded " + body.photos.length + " photos as " + body.set + ".");
               follow(body.status);
             });
             request.addEventListener("error", () => {
               send.disabled = false;
+              progress.hidden = true;
               say("the upload was cut off; nothing of it was kept. Try again.", true);
             });
             send.disabled = true;
@@ -105,6 +112,9 @@ extension Assets {
         form.upload button { padding: .7rem; font-size: 1.05em; }
         form.upload progress { width: 100%; height: 1rem; }
         .previews { display: grid; grid-template-columns: repeat(auto-fill, minmax(90px, 1fr)); gap: .4rem; }
+        form.inline { flex-wrap: wrap; max-width: 100%; }
+        form.inline input[type=text] { min-width: 0; max-width: 100%; }
+        .capture > * { min-width: 0; max-width: 100%; }
         .previews img { width: 100%; aspect-ratio: 1; object-fit: cover; border-radius: 4px; background: #eceff1; }
 
         """

@@ -6,6 +6,11 @@ struct ContentDisposition: Equatable {
     var name: String?
     var filename: String?
 
+    init(name: String?, filename: String?) {
+        self.name = name
+        self.filename = filename
+    }
+
     /// Reads the header's value; `filename*=UTF-8''…` (RFC 5987) wins over `filename`.
     init(_ value: String) {
         var parameters: [String: String] = [:]

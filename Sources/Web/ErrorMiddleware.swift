@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import Pipeline
 import Views
 
@@ -49,6 +50,9 @@ struct ErrorMiddleware: RouterMiddleware {
             return WebError.conflict(error.description)
         case let error as ProductEntryError:
             return WebError.badRequest(error.description)
+        case is NIOTooManyBytesError:
+            return WebError(status: .contentTooLarge, message: "the request's body is larger than a form or a correction takes "
+                + "(photos are uploaded to /api/sets).")
         case let error as UploadRefusal:
             return WebError(status: uploadStatus[error.kind] ?? .badRequest, message: error.message)
         case let error as FileOperationError where error.isOutOfSpace:

@@ -63,7 +63,8 @@ public struct WebServer: Sendable {
             let removed = try await blocking { [staging] in try staging.sweep() }
             if removed > 0 { logger.notice("removed uploads a stopped server left unfinished", metadata: ["sets": "\(removed)"]) }
         }
-        let app = Application(router: router(), configuration: .init(address: .hostname(settings.host, port: settings.port)),
+        let app = Application(router: router(), server: .http1(configuration: .init(additionalChannelHandlers: [ContinueHandler()])),
+                              configuration: .init(address: .hostname(settings.host, port: settings.port)),
                               onServerRunning: { [settings] channel in
                                   onListening(settings.url(port: channel.localAddress?.port ?? settings.port))
                               }, logger: logger)

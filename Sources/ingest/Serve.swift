@@ -80,7 +80,7 @@ extension Ingest {
             try Self.waiting {
                 try await server.run { url in
                     // Unbuffered: whoever started the server (a test, a script) reads the URL at once.
-                    let line = "serving \(config.catalog) at \(url)\(readOnly ? " (read-only)" : "")\(watch ? ", watching \(config.inbox)" : "")\n"
+                    let line = "serving \(config.catalog) at \(url)\(readOnly ? " (read-only)" : "")\(watch ? " and watching \(config.inbox)" : "")\n"
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
             }

@@ -191,6 +191,7 @@ def capture(driver, wait, settle, url, photos, barcode, product):
         thumbnails = driver.execute_script(
             "return Array.from(document.querySelectorAll('figure.photo img')).map((i) => [i.alt, i.naturalWidth]);")
         raise Check(f"captured: wanted {len(photos)} loaded thumbnails, got {thumbnails}")
+    no_sideways_scroll("captured")
     print(f"captured: {capture_id} shows {barcode}, {product!r}, the agent, the note and {len(photos)} thumbnails",
           flush=True)
 

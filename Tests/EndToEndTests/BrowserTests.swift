@@ -54,6 +54,27 @@ final class BrowserTests: XCTestCase {
         XCTAssertTrue(edit.origin.hasPrefix("web"), edit.origin)
     }
 
+    func testCapturePage_atAPhonesWidth_uploadsASetThatIsCataloguedWithItsAgent_inChromium() throws {
+        let upload = try UploadServer(for: self)
+        let artefacts = IngestHarness.packageRoot.appendingPathComponent(".build/artefacts/browser")
+        let script = IngestHarness.packageRoot.appendingPathComponent("Tests/Browser/capture_test.py")
+        let photos = ["IMG_0001.jpg", "IMG_0002.jpg", "IMG_0003.jpg"].map { UploadServer.sample("single-product/\($0)") }
+        let outcome = try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, upload.url, artefacts.path] + photos,
+                                                in: upload.folder, timeout: 240)
+        XCTAssertEqual(outcome.status, 0, "\(outcome.stdout)\(outcome.stderr)\nserver log:\n\(upload.server.log)")
+        print(outcome.stdout)
+        let last = try XCTUnwrap(outcome.stdout.split(separator: "\n").last.map(String.init))
+        let id = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: String])?["capture"])
+        let catalogue = try IngestHarness.catalogue(at: upload.folder.appendingPathComponent("library/catalog.sqlite"))
+        let capture = try XCTUnwrap(try catalogue.capture(id: id))
+        XCTAssertEqual(capture.gtin13, "5902255046404")
+        XCTAssertEqual(capture.agentId, "aisle-7-phone", "the agent typed on the page")
+        XCTAssertEqual(capture.agentName, "Zoë Fernández")
+        XCTAssertTrue(capture.requestId?.hasPrefix("capture-") == true, "\(capture.requestId ?? "no request id")")
+        XCTAssertEqual(try catalogue.photos(ofCapture: id).count, 3)
+        XCTAssertEqual(upload.setsInInbox, [], "the refused upload left nothing")
+    }
+
     /// Two captures next to each other in the catalogue's order, the second taken after every photo
     /// of the first (so that a split at its first photo undoes their merge), whose barcodes do not
     /// forbid a merge (at most one of them has one).

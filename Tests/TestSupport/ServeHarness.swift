@@ -11,16 +11,22 @@ public final class ServeHarness {
     private let output: URL
     private let errors: URL
 
-    /// Starts `ingest serve` with `arguments` (after `serve`) in `folder` and waits until it listens.
+    /// Starts `ingest serve` with `arguments` (after `serve`) in `folder` and waits until it listens;
+    /// through `launcher` (a command and its arguments, such as `prlimit --fsize=N`) when given.
     public init(in folder: URL, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:],
-                test: XCTestCase) throws {
+                launcher: [String] = [], test: XCTestCase) throws {
         output = folder.appendingPathComponent("serve-\(UUID().uuidString).out")
         errors = folder.appendingPathComponent("serve-\(UUID().uuidString).err")
         try Data().write(to: output)
         try Data().write(to: errors)
         process = Process()
-        process.executableURL = IngestHarness.binary
-        process.arguments = ["serve"] + arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [IngestHarness.binary.path, "serve"] + arguments
+        } else {
+            process.executableURL = IngestHarness.binary
+            process.arguments = ["serve"] + arguments
+        }
         process.currentDirectoryURL = folder
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardOutput = try FileHandle(forWritingTo: output)

@@ -76,3 +76,25 @@ final class SessionsTests: XCTestCase {
         }
     }
 }
+
+final class UploadParsingTests: XCTestCase {
+    func testContentDisposition_nameFilenameQuotesAndTheExtendedForm() {
+        XCTAssertEqual(ContentDisposition(#"form-data; name="photo"; filename="IMG 1.jpg""#),
+                       ContentDisposition(name: "photo", filename: "IMG 1.jpg"))
+        XCTAssertEqual(ContentDisposition(#"form-data; name=agentId"#), ContentDisposition(name: "agentId", filename: nil))
+        XCTAssertEqual(ContentDisposition(#"form-data; name="photo"; filename="a;b \"c\".jpg""#).filename, #"a;b "c".jpg"#)
+        XCTAssertEqual(ContentDisposition(#"form-data; name="photo"; filename="x.jpg"; filename*=UTF-8''cr%C3%A8me.jpg"#).filename,
+                       "crème.jpg")
+        XCTAssertEqual(ContentDisposition(#"form-data; name="photo"; filename="""#).filename, "")
+        XCTAssertNil(ContentDisposition("form-data").name)
+    }
+
+    func testBoundary_onlyOfMultipartFormData() {
+        XCTAssertEqual(WebServer.boundary("multipart/form-data; boundary=----WebKitFormBoundaryx7"), "----WebKitFormBoundaryx7")
+        XCTAssertEqual(WebServer.boundary(#"Multipart/Form-Data;boundary="a b""#), "a b")
+        XCTAssertNil(WebServer.boundary("multipart/mixed; boundary=x"))
+        XCTAssertNil(WebServer.boundary("application/json"))
+        XCTAssertNil(WebServer.boundary("multipart/form-data"))
+        XCTAssertNil(WebServer.boundary("multipart/form-data; boundary="))
+    }
+}

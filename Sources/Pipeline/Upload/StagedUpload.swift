@@ -15,6 +15,10 @@ public final class StagedUpload: @unchecked Sendable {
     public private(set) var bytesWritten: Int64 = 0
     private var taken: Set<String> = []
     private var open: (descriptor: FileDescriptor, path: String)?
+    /// Bytes of the open photo not yet written: a multipart parser hands a body over in pieces of a
+    /// few hundred bytes (it stops at every CR), and a write per piece would cost a system call each.
+    private var pending: [UInt8] = []
+    static let writeSize = 1 << 20
 
     init(name: String, folder: String, staging: UploadStaging) {
         self.name = name
@@ -40,18 +44,26 @@ public final class StagedUpload: @unchecked Sendable {
 
     /// Appends `bytes` to the photo being written.
     public func append(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let open else { return }
-        try FileOperations.attempt("write", open.path) { () throws(Errno) in try open.descriptor.write(all: bytes) }
+        guard open != nil else { return }
+        pending.append(contentsOf: bytes)
         bytesWritten += Int64(bytes.count)
+        if pending.count >= Self.writeSize { try writePending() }
     }
 
-    /// Flushes and closes the photo being written, if any.
+    /// Writes, flushes and closes the photo being written, if any.
     public func finishPhoto() throws {
         guard let open else { return }
-        self.open = nil
+        defer { self.open = nil }
         try open.descriptor.closeAfter { () throws(FileOperationError) in
+            try writePending()
             try FileOperations.attempt("flush", open.path) { () throws(Errno) in try open.descriptor.sync() }
         }
+    }
+
+    private func writePending() throws(FileOperationError) {
+        guard let open, !pending.isEmpty else { return }
+        try FileOperations.attempt("write", open.path) { () throws(Errno) in try open.descriptor.write(all: pending) }
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// Writes the set's `capture.json` (who it was captured for).
@@ -84,6 +96,7 @@ public final class StagedUpload: @unchecked Sendable {
             open.descriptor.close()
             self.open = nil
         }
+        pending = []
         try? FileOperations.removeTree(folder)
     }
 }

@@ -33,7 +33,10 @@ public struct UploadedSet: Sendable, Encodable, Equatable {
     public static func look(_ name: String, config: PipelineConfig, catalogue: Catalogue,
                             isIngesting: (String) -> Bool) throws -> UploadedSet? {
         guard isUploadName(name) else { return nil }
-        let inInbox = FileOperations.isDirectory((config.inbox as NSString).appendingPathComponent(name))
+        // A set none of whose photos was catalogued keeps its capture.json in the inbox (with the
+        // reason it was not used); only photos still there make it waiting.
+        let folder = (config.inbox as NSString).appendingPathComponent(name)
+        let inInbox = ((try? Directory.entries(of: folder)) ?? []).contains { !$0.isHidden && $0.name != CaptureContext.fileName }
         let captures = try catalogue.captures(matching: CaptureFilter(setName: name)).map(\.id)
         let aside = setAside(name, in: config.quarantine)
         let state: State
