@@ -69,7 +69,7 @@ final class FirstUseTests: XCTestCase {
             "ingest: \(file): wokers unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, "
                 + "grouping, inbox, library, "
                 + "maxFileBytes, maxPixels, minFreeMB, minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, "
-                + "thumbnailWidth, workers)",
+                + "thumbnailWidth, uploadIdleSeconds, uploadMaxFileMB, uploadMaxFiles, uploadMaxRequestMB, workers)",
             "ingest: \(file): thumbnailWidth must be 16…4096, got 0",
             "ingest: \(file): grouping unknown value \"barcode\"",
         ])

@@ -211,9 +211,9 @@ final class UploadTests: XCTestCase {
             connection = socket.create_connection(("127.0.0.1", port))
             connection.settimeout(30)
             if then == "expect":
-                connection.sendall(head.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n"))
+                connection.sendall(head.replace(b"\\r\\n\\r\\n", b"\\r\\nExpect: 100-continue\\r\\n\\r\\n"))
                 interim = b""
-                while not interim.endswith(b"\r\n\r\n"):
+                while not interim.endswith(b"\\r\\n\\r\\n"):
                     interim += connection.recv(1)
                 sys.stdout.write(interim.decode())
                 connection.sendall(body)

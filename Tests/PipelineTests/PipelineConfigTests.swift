@@ -84,7 +84,8 @@ final class PipelineConfigTests: XCTestCase {
             XCTAssertEqual((error as? ConfigError)?.messages, [
                 "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, grouping, inbox, "
                     + "library, maxFileBytes, maxPixels, minFreeMB, "
-                    + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, workers)",
+                    + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, "
+                    + "uploadIdleSeconds, uploadMaxFileMB, uploadMaxFiles, uploadMaxRequestMB, workers)",
                 "inbox must be a non-empty string",
                 "workers must be 0…256, got -1",
                 "maxPixels must be a number",
