@@ -108,6 +108,14 @@ def capture(driver, wait, settle, url, photos, barcode, product):
         if widths[0] > widths[1]:
             raise Check(f"{step}: the page scrolls sideways at {widths[2]} px: {widths[0]} px wide, {widths[1]} px shown")
 
+    def wait_for_images(step, selector, count):
+        try:
+            wait.until(images_loaded(selector, count))
+        except TimeoutException:
+            found = driver.execute_script(
+                f"return Array.from(document.querySelectorAll('{selector}')).map((i) => [i.alt, i.naturalWidth]);")
+            raise Check(f"{step}: wanted {count} loaded images, got {found}")
+
     def show_outcome():
         driver.execute_script("document.getElementById('outcome').scrollIntoView({block: 'end'})")
 
@@ -147,12 +155,7 @@ def capture(driver, wait, settle, url, photos, barcode, product):
     field("agentName").send_keys(AGENT_NAME)
     field("note").send_keys(NOTE)
     input_.send_keys("\n".join(photos))
-    try:
-        wait.until(images_loaded("#previews img", len(photos)))
-    except TimeoutException:
-        previews = driver.execute_script(
-            "return Array.from(document.querySelectorAll('#previews img')).map((i) => [i.alt, i.src, i.naturalWidth]);")
-        raise Check(f"previews: wanted {len(photos)} loaded images, got {previews}")
+    wait_for_images("previews", "#previews img", len(photos))
     alts = [image.get_attribute("alt") for image in driver.find_elements(By.CSS_SELECTOR, "#previews img")]
     if alts != [os.path.basename(photo) for photo in photos]:
         raise Check(f"previews: they show {alts}")
@@ -185,12 +188,7 @@ def capture(driver, wait, settle, url, photos, barcode, product):
                         ("agent name", AGENT_NAME), ("note", NOTE), ("capture id", capture_id)]:
         if value not in text:
             raise Check(f"captured: the page does not show the {what} {value!r}")
-    try:
-        wait.until(images_loaded("figure.photo img", len(photos)))
-    except TimeoutException:
-        thumbnails = driver.execute_script(
-            "return Array.from(document.querySelectorAll('figure.photo img')).map((i) => [i.alt, i.naturalWidth]);")
-        raise Check(f"captured: wanted {len(photos)} loaded thumbnails, got {thumbnails}")
+    wait_for_images("captured", "figure.photo img", len(photos))
     no_sideways_scroll("captured")
     print(f"captured: {capture_id} shows {barcode}, {product!r}, the agent, the note and {len(photos)} thumbnails",
           flush=True)
