@@ -41,9 +41,21 @@ enum MetricsEndpoint {
             }
         }
         settled.wait()
-        return try outcome.withLock { $0 }!.get()
+        do {
+            return try outcome.withLock { $0 }!.get()
+        } catch {
+            throw MetricsEndpointError(listen: listen, reason: "\(error)")
+        }
         #else
         throw UsageError(message: "--metrics: this ingest was built without its HTTP server (INGEST_WITHOUT_WEB)")
         #endif
     }
+}
+
+/// `--metrics ADDRESS` could not be served: the address and why (the port taken, say).
+struct MetricsEndpointError: Error, CustomStringConvertible {
+    var listen: String
+    var reason: String
+
+    var description: String { "--metrics \(listen): cannot serve there: \(reason)" }
 }

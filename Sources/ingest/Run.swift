@@ -31,6 +31,9 @@ extension Ingest {
             guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue else {
                 throw ValidationError("--metrics-file: \(folder) is not a folder.")
             }
+            if FileManager.default.fileExists(atPath: metricsFile, isDirectory: &isFolder), isFolder.boolValue {
+                throw ValidationError("--metrics-file: \(metricsFile) is a folder; name the file to write inside it.")
+            }
         }
 
         func run() throws {

@@ -165,6 +165,9 @@ final class MetricsTests: XCTestCase {
         let missing = try work.ingest(["run", "--metrics-file", "no/such/folder/run.prom"])
         XCTAssertEqual(missing.status, 64, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("no/such/folder"), missing.stderr)
+        let folder = try work.ingest(["run", "--metrics-file", "library"])
+        XCTAssertEqual(folder.status, 64, "a folder is refused before the run: \(folder.stderr)")
+        XCTAssertTrue(folder.stderr.contains("library is a folder"), folder.stderr)
     }
 
     func testServe_metrics_countRequestsByRouteAndStatus_behindTheToken() throws {
@@ -194,6 +197,17 @@ final class MetricsTests: XCTestCase {
         let watch = try work.ingest(["watch", "--metrics", "0.0.0.0:0"])
         XCTAssertEqual(watch.status, 64, watch.stderr)
         XCTAssertTrue(watch.stderr.contains("--metrics") && watch.stderr.contains("token"), watch.stderr)
+    }
+
+    func testWatch_metricsOnATakenPort_saysWhichAddress() throws {
+        let work = try SampleLibrary(for: self)
+        try work.run()
+        let server = try ServeHarness(in: work.folder, test: self)
+        let taken = try XCTUnwrap(URL(string: server.url)?.port)
+        let watch = try work.ingest(["watch", "--metrics", "127.0.0.1:\(taken)"])
+        XCTAssertEqual(watch.status, 1, watch.stderr)
+        XCTAssertTrue(watch.stderr.contains("--metrics 127.0.0.1:\(taken): cannot serve there") && watch.stderr.contains("in use"),
+                      watch.stderr)
     }
 
     /// The alert rules the README shows, as Prometheus reads them (`promtool check rules`), and

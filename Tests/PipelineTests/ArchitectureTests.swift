@@ -98,6 +98,7 @@ final class ArchitectureTests: XCTestCase {
                 return words[index + 1].prefix { $0.isLetter || $0.isNumber }
             }.map(String.init)
         })
+        try checkProse(doc, declarations: declarations)
         let rows = doc.split(separator: "\n").filter { $0.hasPrefix("| `") }
         XCTAssertGreaterThan(rows.count, 20, "the doc's tables are where the test looks")
         for row in rows {
@@ -108,6 +109,28 @@ final class ArchitectureTests: XCTestCase {
                 let exists = declarations.contains(name) || files.contains(name) || swiftFiles.contains { $0.hasSuffix("/" + name) }
                 XCTAssertTrue(exists, "docs/architecture.md names `\(name)`, which is no type, target or file under Sources/: \(row)")
             }
+        }
+    }
+
+    /// Every `TypeName` (or `TypeName.member`) the doc's text names is a type of the package (its
+    /// sources or its tests), one of its targets, or a type of the libraries it builds on.
+    private func checkProse(_ doc: String, declarations: Set<String>) throws {
+        let tests = IngestHarness.packageRoot.appendingPathComponent("Tests")
+        let targets = Set(try FileManager.default.contentsOfDirectory(atPath: sources.path)
+            + FileManager.default.contentsOfDirectory(atPath: tests.path) + ["Sources", "Tests"])
+        let testTypes = Set((FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".swift") }
+            .flatMap { file in
+                ((try? String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)) ?? "")
+                    .matches(of: /(?:struct|class|enum|protocol|actor) ([A-Z][A-Za-z0-9]*)/).map { String($0.output.1) }
+            })
+        let libraries: Set<String> = ["Bool", "Int", "Double", "String", "Codable", "Decodable", "Sendable", "Atomic", "Mutex",
+                                      "Package", "Logger", "LoggingSystem", "GRDB", "DatabasePool", "FetchableRecord", "Row", "PQprepare"]
+        for match in doc.matches(of: /`([A-Z][A-Za-z0-9]*)(?:\.[a-z][A-Za-z0-9]*)?(?:\(\))?`/) {
+            let name = String(match.output.1)
+            guard name != name.uppercased() else { continue }  // SQL words, errno names, C calls in capitals
+            let known = declarations.contains(name) || testTypes.contains(name) || targets.contains(name) || libraries.contains(name)
+            XCTAssertTrue(known, "docs/architecture.md names `\(name)`, which is no type or target of the package (nor of a library it uses)")
         }
     }
 }
