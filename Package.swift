@@ -46,18 +46,23 @@ let package = Package(
         // only async-signal-safe functions, which Swift code cannot promise.
         .target(name: "CCrashNote"),
 
+        // The words every layer shares — symbologies, image formats, ratings, time sources, product
+        // sources, GTIN check digits and normalisation — with no dependency, so that pixel code
+        // (Imaging) needs no database (Catalog) to name a symbology.
+        .target(name: "Vocabulary"),
+
         // Every call into the C libraries, behind Swift types: no C pointer leaves this target.
         .target(
             name: "Imaging",
             dependencies: [
-                "Catalog", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CZXingShim", "CExif", "CCrypto",
+                "Vocabulary", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CZXingShim", "CExif", "CCrypto",
                 "CMemory", "CCrashNote",
             ]
         ),
         .target(
             name: "Pipeline",
             dependencies: [
-                "Catalog", "Imaging",
+                "Catalog", "Imaging", "Vocabulary",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -66,7 +71,7 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "CLibPQ",
+                "Vocabulary", "CLibPQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -75,12 +80,12 @@ let package = Package(
         // written by `ingest export --html`) and the JSON of `list`, `show` and the web API.
         .target(
             name: "Views",
-            dependencies: ["Pipeline", "Catalog"]
+            dependencies: ["Pipeline", "Catalog", "Vocabulary"]
         ),
         .executableTarget(
             name: "ingest",
             dependencies: [
-                "Pipeline", "Catalog", "Imaging", "Views",
+                "Pipeline", "Catalog", "Imaging", "Views", "Vocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ] + (withWeb ? ["Web"] : [])
@@ -89,7 +94,7 @@ let package = Package(
         // A synthetic catalogue of any size for bench/scale.py and the memory tests; not a product.
         .executableTarget(
             name: "scale-fill",
-            dependencies: ["Catalog", "Imaging", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["Catalog", "Imaging", "Vocabulary", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]
         ),
 
@@ -97,18 +102,18 @@ let package = Package(
         // tests of the built `ingest` binary.
         .target(
             name: "TestSupport",
-            dependencies: ["Catalog", "Imaging", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Catalog", "Imaging", "Vocabulary", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"
         ),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["Catalog", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Catalog", "Vocabulary", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Resources"]
         ),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Catalog", "CImageOps", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Catalog", "Pipeline", "TestSupport"]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "Catalog", "Pipeline", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Vocabulary", "CImageOps", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "Vocabulary", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Catalog", "Pipeline", "Vocabulary", "TestSupport"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Catalog", "Pipeline", "Vocabulary", "TestSupport"]),
     ] + webTargets,
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
@@ -141,7 +146,7 @@ var webTargets: [Target] {
         .target(
             name: "Web",
             dependencies: [
-                "Views", "Pipeline", "Catalog", "Imaging",
+                "Views", "Pipeline", "Catalog", "Imaging", "Vocabulary",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -151,7 +156,7 @@ var webTargets: [Target] {
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Views", "Catalog", "Pipeline", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Views", "Catalog", "Pipeline", "Vocabulary", "TestSupport"]),
     ]
 }
 

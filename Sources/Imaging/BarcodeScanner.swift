@@ -1,5 +1,5 @@
 internal import CZBar
-import Catalog
+import Vocabulary
 
 /// A ZBar image scanner. Every ZBar call is in this file and `DecodedSymbol.swift`.
 ///

@@ -1,6 +1,6 @@
 internal import CZBar
 import Foundation
-import Catalog
+import Vocabulary
 
 /// One symbol as ZBar reported it, before check-digit validation and normalisation.
 public struct DecodedSymbol: Equatable, Sendable {

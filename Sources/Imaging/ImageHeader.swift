@@ -1,4 +1,4 @@
-import Catalog
+import Vocabulary
 /// What an image's header says, read without decoding its pixels.
 public struct ImageHeader: Sendable, Equatable {
     public var format: ImageFormat

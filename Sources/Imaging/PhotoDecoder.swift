@@ -1,4 +1,4 @@
-import Catalog
+import Vocabulary
 
 /// Decodes a photo once and derives from that one decode all the pixels the pipeline needs: a grey
 /// overview for barcodes and quality, and the thumbnail.

@@ -1,5 +1,5 @@
 internal import CZBar
-import Catalog
+import Vocabulary
 
 extension Symbology {
     var zbarType: zbar_symbol_type_t {

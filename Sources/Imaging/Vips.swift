@@ -1,6 +1,6 @@
-import Catalog
 internal import CVips
 internal import CVipsShim
+import Vocabulary
 
 /// libvips as a whole: starting it, the loaders it accepts, and its error text. Every libvips call
 /// is in this file or in `VipsImage.swift`; no libvips pointer leaves them.

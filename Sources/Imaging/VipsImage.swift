@@ -1,7 +1,7 @@
-import Catalog
 internal import CVips
 internal import CVipsShim
 internal import CImageOps
+import Vocabulary
 
 /// A libvips image owned by Swift: released when the last reference goes. Used by one thread at a time.
 final class VipsImage {

@@ -1,5 +1,5 @@
 internal import CZXingShim
-import Catalog
+import Vocabulary
 
 /// zxing-cpp, the second barcode decoder: it binarises and finds codes differently from ZBar, so
 /// it reads some photos ZBar cannot (and the other way round). Every zxing-cpp call is in this file.

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Vocabulary
 
 /// One capture as the catalogue grid and the review queue show it.
 public struct CaptureCard: Sendable {

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Vocabulary
 
 /// One capture with everything the catalogue knows: its product, time, agent context, every photo
 /// with its barcode hits drawn on the thumbnail and its quality, the edits that touched it, and

@@ -1,4 +1,5 @@
 import Catalog
+import Vocabulary
 
 /// The catalogue: a grid of captures, newest first, filtered, one page at a time. A page is one
 /// cursor-paged read of the filter's index (`Catalogue.forEachCapture`), the first photos of its

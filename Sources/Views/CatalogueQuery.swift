@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Vocabulary
 
 /// The catalogue page's filters and place, as its URL's query carries them (`?rating=Poor&before=…`):
 /// read from the query, turned into a `CaptureFilter`, and written back into links.

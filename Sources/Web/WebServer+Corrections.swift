@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Pipeline
 import Views
+import Vocabulary
 
 /// A correction as a request asks for it: ids as given (whole, or a prefix a person typed).
 enum CorrectionAsked: Sendable {

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Imaging
 import Pipeline
+import Vocabulary
 
 extension WebServer {
     /// A photo's thumbnail and original, found by the photo's id in the catalogue — the URL never

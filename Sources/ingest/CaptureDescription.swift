@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Vocabulary
 
 /// `ingest show` as a person reads it: the capture, its agent, then every photo with its files,
 /// measurements and barcode hits. Paths are absolute, ready to open. Text from the inbox and the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Vocabulary
 
 extension Ingest {
     /// `ingest list`: the captures a filter matches, as a table or JSON.

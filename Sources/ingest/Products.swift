@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pipeline
+import Vocabulary
 
 extension Ingest {
     /// `ingest products`: what each barcode's product is, from an Open Food Facts dump or by hand.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Pipeline
+import Vocabulary
 
 extension Ingest.Products {
     /// `ingest products set CODE --name …`: a product entered by hand.

@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import Pipeline
 import Views
+import Vocabulary
 
 extension Ingest.Products {
     /// `ingest products show CODE`: the product a barcode stands for.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import Vocabulary
 
 extension Rating: ExpressibleByArgument {
     /// A rating typed in any case: `excellent`, `Poor`.

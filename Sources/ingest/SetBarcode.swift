@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Pipeline
+import Vocabulary
 
 extension Ingest {
     /// `ingest set-barcode ID CODE|--none`: a barcode the reader missed or misread.

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Imaging
+import Vocabulary
 
 /// The rows of synthetic sets: deterministic, so every fill of the same size is the same catalogue.
 struct SyntheticSet {

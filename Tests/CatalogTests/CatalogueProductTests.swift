@@ -1,6 +1,7 @@
 @testable import Catalog
 import Foundation
 import TestSupport
+import Vocabulary
 import XCTest
 
 final class CatalogueProductTests: CatalogueTestCase {

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Logging
 import TestSupport
+import Vocabulary
 import XCTest
 
 // Small factories for records that satisfy every constraint of the schema;

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import TestSupport
+import Vocabulary
 import XCTest
 
 /// The 2- and 5-digit add-ons beside EAN-13 and UPC codes (books, magazines): read on the real

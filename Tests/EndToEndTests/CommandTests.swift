@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import TestSupport
+import Vocabulary
 import XCTest
 
 /// The `ingest` binary on the committed samples and on bad usage.

@@ -7,7 +7,7 @@ import XCTest
 /// run to the end: whatever the moment, nothing is lost, nothing is catalogued twice, nothing stray
 /// stays behind, and the result is the uninterrupted run's (docs/commit-protocol.md).
 ///
-/// `INGEST_KILL_POINTS` sets the number of kill points (default 30, about 2 minutes on two cores).
+/// `INGEST_KILL_POINTS` sets the number of kill points (default 30, about 4 to 5 minutes on two cores).
 /// The moments are drawn from a seed: half the points from a fixed one, half from a random one, both
 /// printed; `INGEST_KILL_SEED` draws every point from that one instead. A seed and a number of points
 /// give the same moments again, as fractions of the uninterrupted run's time (what the run is doing
@@ -22,9 +22,7 @@ final class KillTests: XCTestCase {
     override class func setUp() {
         super.setUp()
         guard let folder = try? TemporaryFolder.make("kill-corpus") else { return }
-        // Six sets (eight with the bad and duplicate ones): a commit every half second of a
-        // 3-second run, and thirty moments spread over it reach each commit and the time between.
-        if IngestHarness.generateCorpus(into: folder, ["--sets", "6", "--seed", "4", "--width", "640", "--height", "480", "--bad"]) {
+        if IngestHarness.generateCorpus(into: folder, ["--sets", "12", "--seed", "4", "--width", "640", "--height", "480", "--bad"]) {
             corpus = folder
         }
     }

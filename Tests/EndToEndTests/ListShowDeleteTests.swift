@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import TestSupport
+import Vocabulary
 import XCTest
 
 /// `ingest list`, `show` and `delete` on the ingested samples.

@@ -1,5 +1,4 @@
 import Foundation
-import Catalog
 @testable import Imaging
 import TestSupport
 import XCTest

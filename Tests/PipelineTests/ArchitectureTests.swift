@@ -13,16 +13,39 @@ final class ArchitectureTests: XCTestCase {
         let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
         return try files.filter { $0.hasSuffix(".swift") }.sorted().map { file in
             let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
-            let modules = text.split(separator: "\n").compactMap { line -> String? in
-                let words = line.split(separator: " ")
-                guard let index = words.firstIndex(of: "import"), index < words.count - 1,
-                      words[..<index].allSatisfy({ ["@testable", "internal", "public", "private"].contains($0) }) else {
-                    return nil
-                }
-                return String(words[index + 1])
-            }
-            return ("\(target)/\(file)", modules)
+            return ("\(target)/\(file)", Self.importedModules(text))
         }
+    }
+
+    /// The modules `text` imports: `import X`, with attributes (`@testable`, `@preconcurrency`,
+    /// `@_exported`), an access level (`public`, `package`, `internal`…) or a kind (`import struct
+    /// X.Y`, which imports X).
+    static func importedModules(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            line.wholeMatch(of: /\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?(\w+)(?:\.\S+)?\s*(?:\/\/.*)?/)
+                .map { String($0.output.1) }
+        }
+    }
+
+    func testImportParser_readsEveryFormOfImport() {
+        let text = """
+            import Foundation
+            @testable import Pipeline
+            @preconcurrency import Dispatch
+            package import Catalog
+            internal import CVips
+            public import struct Vocabulary.Symbology
+            @_exported import Imaging // re-exported
+            // import Commented
+            let importer = "import Quoted"
+            """
+        XCTAssertEqual(Self.importedModules(text), ["Foundation", "Pipeline", "Dispatch", "Catalog", "CVips", "Vocabulary", "Imaging"])
+    }
+
+    func testVocabulary_dependsOnNothing_andPixelsNeedNoDatabase() throws {
+        try assertNoImport(in: ["Vocabulary"], of: { _ in true }, "the vocabulary is the bottom layer: it imports nothing")
+        try assertNoImport(in: ["Imaging"], of: { ["Catalog", "GRDB", "CLibPQ"].contains($0) },
+                           "pixel code names symbologies and formats through Vocabulary, never the catalogue")
     }
 
     private func assertNoImport(in targets: [String], of forbidden: (String) -> Bool, _ rule: String) throws {

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 @testable import Pipeline
+import Vocabulary
 import XCTest
 
 /// What each correction makes of the captures: decided from values alone, no catalogue.

@@ -3,6 +3,7 @@ import Catalog
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 // Helpers of the Pipeline tests: files in folders, barcode readings for the grouper, and the

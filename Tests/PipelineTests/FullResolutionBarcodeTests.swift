@@ -3,6 +3,7 @@ import Catalog
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 /// The path for small codes in large photos: the overview (shrunk on load) cannot resolve them, the

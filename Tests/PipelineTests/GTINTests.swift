@@ -2,6 +2,7 @@ import Catalog
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 // Expected values were computed independently with Python, from the GS1 tables rather than

@@ -3,6 +3,7 @@ import Catalog
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 final class PhotoQualityTests: XCTestCase {

@@ -1,4 +1,5 @@
 @testable import Pipeline
+import Vocabulary
 import XCTest
 
 final class ProductCodeTests: XCTestCase {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 final class ProductImportTests: XCTestCase {

@@ -2,6 +2,7 @@ import Catalog
 import Imaging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 /// A retail code's read must have light space beside its ends: bars continuing there mean the

@@ -1,6 +1,7 @@
 import Catalog
 import Imaging
 @testable import Pipeline
+import Vocabulary
 import XCTest
 
 /// Rules on reads that need no pixels: two codes across the same bars, and Code 128's FNC4 text.

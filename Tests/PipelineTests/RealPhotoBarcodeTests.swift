@@ -4,6 +4,7 @@ import Synchronization
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 /// Barcode reading on real photos of real packages (../shared/realphotos; issue 11): what is read

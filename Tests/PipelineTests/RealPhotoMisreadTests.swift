@@ -3,6 +3,7 @@ import Foundation
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 /// Real photos made harder, as another phone or a worse moment would have taken them: blurred, or

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 /// The pieces of an upload that need no server: what counts as a photo by its bytes, the names a
@@ -98,7 +99,7 @@ final class UploadStagingTests: XCTestCase {
         for pid in [running.processIdentifier, gone.processIdentifier] {
             try FileManager.default.createDirectory(atPath: "\(staging.root)/\(pid)/upload-20260101-000000-0000000\(pid % 10)/",
                                                     withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: "\(staging.root)/\(pid)/upload-20260101-000000-0000000\(pid % 10)/x.jpg", contents: Data([1]))
+            _ = FileManager.default.createFile(atPath: "\(staging.root)/\(pid)/upload-20260101-000000-0000000\(pid % 10)/x.jpg", contents: Data([1]))
         }
         _ = try staging.begin()  // this process's own set: an earlier process of the same id left it
         XCTAssertEqual(try staging.sweep(), 2)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TestSupport
 @testable import Views
+import Vocabulary
 import XCTest
 
 /// The pages drawn from a small catalogue: what they show, what they offer, and where they link.

@@ -1,4 +1,5 @@
 import Foundation
+import Vocabulary
 
 /// Which captures `Catalogue.captures(matching:)` returns; the default matches all of them.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Vocabulary
 
 /// The kinds of capture most likely to need a person's look, as the review queue lists them.
 public enum ReviewReason: String, CaseIterable, Sendable {

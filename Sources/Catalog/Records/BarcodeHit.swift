@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One barcode ZBar found on a photo. Every hit is kept, also those that did not become the capture's barcode.
 public struct BarcodeHit: Codable, Hashable, Sendable {
     public var id: Int64?

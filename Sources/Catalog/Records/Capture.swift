@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One product capture: at most one barcode and one or more photos of one set.
 ///
 /// Times are kept twice: `capturedAt` as the user should read it (ISO 8601, with

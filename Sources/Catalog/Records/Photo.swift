@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// One photo of a capture, with where its files live in the library and what was measured on it.
 public struct Photo: Codable, Hashable, Sendable {
     public var id: String

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// What a product is, from an Open Food Facts dump or typed in by hand: one row per GTIN-14.
 ///
 /// Nutrition is per 100 g (or 100 ml), as the dump gives it; nil where the source has no value.
@@ -50,14 +52,6 @@ public struct Product: Codable, Hashable, Sendable {
         copy.aliasOf = gtin14
         return copy
     }
-}
-
-/// Where a product row came from; stored by its raw value, and shown as `nutrition_source`.
-public enum ProductSource: String, Codable, Sendable, CaseIterable {
-    /// An Open Food Facts dump, replaced by the next import.
-    case off
-    /// `ingest products set`: never replaced by an import unless it is asked to.
-    case manual
 }
 
 extension Capture {

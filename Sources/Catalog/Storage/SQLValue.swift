@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A value bound to a statement or read from a row: the four kinds both SQLite and PostgreSQL
 /// store for the catalogue (text, 64-bit integers, doubles, NULL).
 enum SQLValue: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Catalog
+import Vocabulary
 
 /// Everything the pipeline learnt from one photo; its thumbnail waits in the staging folder.
 public struct AnalysedPhoto: Sendable {

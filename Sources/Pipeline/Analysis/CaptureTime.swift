@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Vocabulary
 
 /// When a photo was taken, and how sure we are of it.
 ///

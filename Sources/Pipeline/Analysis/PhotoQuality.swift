@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Imaging
+import Vocabulary
 
 /// How good a photo is, measured on its pixels, each part normalised to 0…1.
 ///

@@ -1,4 +1,5 @@
 import Catalog
+import Vocabulary
 
 extension Photo {
     /// The catalogue row for an analysed photo placed at `originalPath` / `thumbPath` in the library.

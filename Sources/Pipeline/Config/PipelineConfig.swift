@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Vocabulary
 
 /// The settings of `pipeline.json`, validated. Relative paths resolve against the file's folder.
 public struct PipelineConfig: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Catalog
+import Vocabulary
 
 extension CaptureSnapshot {
     /// The capture's figures made again from its photos, as a commit makes them: positions in order,

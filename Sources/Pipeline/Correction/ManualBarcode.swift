@@ -1,4 +1,5 @@
 import Catalog
+import Vocabulary
 
 /// A retail barcode typed by a person: its digits checked and normalised as the reader stores a
 /// code it read — an EAN-13, a UPC-A, an EAN-8 or a UPC-E (kept as its UPC-A expansion) — with its

@@ -1,4 +1,5 @@
 import Catalog
+import Vocabulary
 
 /// One import's state: the format, the batch being filled and the counts.
 struct ImportSession {

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// The GTIN-14 keys of a product code, however Open Food Facts or a scanner wrote it.
 ///
 /// Digits only, leading zeros dropped, then left-padded to 14: UPC-A with or without its leading 0,

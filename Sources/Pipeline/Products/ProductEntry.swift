@@ -1,5 +1,6 @@
 import Foundation
 import Catalog
+import Vocabulary
 
 /// A product typed in by a person — `ingest products set`, or the capture page of `ingest serve` —
 /// checked and stored as a manual row, which imports keep unless told to replace it.

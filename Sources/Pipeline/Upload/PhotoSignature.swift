@@ -1,4 +1,4 @@
-import Catalog
+import Vocabulary
 
 /// The image format a file's first bytes announce, for the formats the pipeline decodes: what an
 /// upload checks before it keeps a part (its name and Content-Type are the client's say, its bytes

@@ -1,5 +1,6 @@
 import Catalog
 import Imaging
+import Vocabulary
 
 extension BarcodeReader {
     /// The photo's codes with the 2- or 5-digit add-on printed beside each EAN-13 or UPC code

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Imaging
+import Vocabulary
 
 /// Second opinions on ZBar's reads of linear codes: zxing-cpp, binarising differently, and the
 /// template reader, which models blur and ink spread.

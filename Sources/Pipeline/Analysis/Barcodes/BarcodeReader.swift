@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Imaging
+import Vocabulary
 
 /// Reads a photo's barcodes from its overview decode, going back to the full-resolution pixels only
 /// for the regions that need them.

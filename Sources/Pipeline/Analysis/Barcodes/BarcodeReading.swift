@@ -1,5 +1,6 @@
 import Catalog
 import Imaging
+import Vocabulary
 
 /// A barcode read from a photo and validated: retail codes passed their check digit.
 public struct BarcodeReading: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Catalog
 import Imaging
+import Vocabulary
 
 /// The quiet zone test of a retail code's read: a UPC or EAN symbol has light space beside its
 /// outer guard bars, so a read with bars continuing right beside one of its ends decoded a part of

@@ -1,6 +1,7 @@
 import Catalog
 import Imaging
 import Synchronization
+import Vocabulary
 
 /// What reading one photo's barcodes did, step by step, for `ingest explain`: every read a decoder
 /// made, in which prepared copy, and what became of it and by which rule. A reader records into

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Imaging
+import Vocabulary
 
 /// The third decoder, for EAN-13 and UPC-A codes too blurred or too small for the other two: it
 /// fits each digit's pattern, blurred, to the grey levels along lines across the bars (deformable

@@ -1,6 +1,3 @@
-import Catalog
-import Imaging
-
 /// GS1 check digits, UPC-E expansion and GTIN-13 normalisation.
 public enum GTIN {
     /// The GS1 mod-10 check digit for `body` (all digits, without the check digit).
@@ -46,29 +43,26 @@ public enum GTIN {
         return withSystem + String(computed)
     }
 
-    /// Validates a symbol ZBar decoded and normalises it, or nil when it must not be trusted
-    /// (wrong length, non-digits or a bad check digit in a retail code, empty text).
-    static func reading(from symbol: DecodedSymbol) -> BarcodeReading? {
-        let text = symbol.text
-        var reading = BarcodeReading(symbology: symbol.symbology, text: text, gtin13: nil,
-                                     quality: symbol.quality, box: symbol.box)
-        switch symbol.symbology {
+    /// A decoded code as the catalogue stores it — the text (a UPC-E expanded to its UPC-A) and,
+    /// for a retail code, its GTIN-13 — or nil when it must not be trusted (wrong length, non-digits
+    /// or a bad check digit in a retail code, empty text).
+    public static func normalised(_ text: String, as symbology: Symbology) -> (text: String, gtin13: String?)? {
+        switch symbology {
         case .ean13:
             guard text.count == 13, hasValidCheckDigit(text) else { return nil }
-            reading.gtin13 = text
+            return (text, text)
         case .upcA:
             guard text.count == 12, hasValidCheckDigit(text) else { return nil }
-            reading.gtin13 = "0" + text
+            return (text, "0" + text)
         case .upcE:
             guard let upcA = expandUPCE(text) else { return nil }
-            reading.text = upcA
-            reading.gtin13 = "0" + upcA
+            return (upcA, "0" + upcA)
         case .ean8:
             guard text.count == 8, hasValidCheckDigit(text) else { return nil }
-            reading.gtin13 = "00000" + text
+            return (text, "00000" + text)
         case .code128, .code93, .qr:
             guard !text.isEmpty else { return nil }
+            return (text, nil)
         }
-        return reading
     }
 }
