@@ -48,7 +48,7 @@ extension WebServer {
             try await Self.streaming(request.body, idleSeconds: limits.idleSeconds) { buffer in
                 try await blocking { try receiver.receive(buffer) }
             }
-            let capture = try receiver.finish()
+            let capture = try await blocking { try receiver.finish() }
             try await blocking {
                 if let capture { try staged.write(capture) }
                 try staged.commit()

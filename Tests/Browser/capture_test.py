@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -166,8 +166,10 @@ def capture(driver, wait, settle, url, photos, barcode, product):
     driver.execute_script(RECORD)
     field("send").click()
     try:
-        WebDriverWait(driver, 60).until(lambda d: "/captures/" in d.current_url
-                                        or d.find_element(By.ID, "outcome").get_attribute("class") == "problem")
+        # The page leaves /capture once the set is catalogued: an element found just before may be
+        # gone when it is read.
+        WebDriverWait(driver, 60, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda d: "/captures/" in d.current_url or d.find_element(By.ID, "outcome").get_attribute("class") == "problem")
     except TimeoutException:
         raise Check(f"upload: not on the capture's page after 60 s; the page says "
                     f"{driver.find_element(By.ID, 'outcome').text!r}")
