@@ -15,6 +15,11 @@ extension FileOperations {
         "file: \(label)\nreason: \(reason)\nat: \(Date())\n"
     }
 
+    /// The reason a note of `reasonNote(label:reason:)` gives; nil when `note` holds none.
+    static func reason(inNote note: String) -> String? {
+        note.split(separator: "\n").first { $0.hasPrefix("reason: ") }.map { String($0.dropFirst("reason: ".count)) }
+    }
+
     /// Puts `source` aside at `destination` with `note` in `<destination>.reason`. The note is written
     /// first (replacing one an interrupted attempt left), then the file is moved: a crash leaves the
     /// file where it was, or the file and its note in place. Calling it again with the same arguments

@@ -60,8 +60,8 @@ public struct UploadedSet: Sendable, Encodable, Equatable {
             let notes = ((try? Directory.entries(of: setFolder)) ?? []).filter { $0.name.hasSuffix(".reason") }
             return notes.map { entry in
                 let text = (try? String(contentsOfFile: (setFolder as NSString).appendingPathComponent(entry.name), encoding: .utf8)) ?? ""
-                let reason = text.split(separator: "\n").first { $0.hasPrefix("reason: ") }.map { String($0.dropFirst(8)) }
-                return SetAside(file: String(entry.name.dropLast(".reason".count)), reason: reason ?? "set aside")
+                return SetAside(file: String(entry.name.dropLast(".reason".count)),
+                                reason: FileOperations.reason(inNote: text) ?? "set aside")
             }
         }.sorted { $0.file < $1.file }
     }
