@@ -3,7 +3,7 @@
 
     bench/bench.py [--sets 40] [--seed 11] [--width 4032] [--height 3024] [--workers 2]
                    [--runs 3] [--work DIR] [--shell] [--skip-build] [--ingest BINARY]
-                   [--before BINARY [--before-label TEXT]] [--metrics]
+                   [--before BINARY [--before-label TEXT]] [--metrics] [--report docs/benchmarks.md]
 
 Generates (once, cached in the work folder) a corpus with ../shared/corpus/gen_corpus.py, builds
 `ingest` in release mode (not with --skip-build or --ingest), then on the same photos, page cache
@@ -19,7 +19,8 @@ warm, runs:
 
 each pipeline --runs times, taking turns (so a slow spell of the machine hits all of them), and
 prints the median seconds (with the range), photos/s, ingest's speed-up over each, barcode recall,
-grouping accuracy and peak RSS (from /usr/bin/time). Needs the pip packages of gen_corpus.py plus pyvips and pyzbar,
+grouping accuracy and peak RSS (from /usr/bin/time); --report FILE rewrites the section
+"## Speed (bench/bench.py)" of FILE with it. Needs the pip packages of gen_corpus.py plus pyvips and pyzbar,
 and the apt packages libvips-tools zbar-tools (and libimage-exiftool-perl sqlite3 for --shell).
 """
 import argparse
@@ -32,8 +33,12 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+HEADING = "## Speed (bench/bench.py)"
 
 
 def sh(cmd, **kw):
@@ -104,6 +109,7 @@ def main():
                     help="what the earlier binary is, printed under the table")
     ap.add_argument("--metrics", action="store_true",
                     help="also time ingest recording its metrics (run --metrics-file), to show their cost")
+    ap.add_argument("--report", metavar="FILE", help=f"rewrite the section '{HEADING}' of this Markdown file")
     args = ap.parse_args()
 
     corpus, expected, ingest = corpus_and_ingest(args)
@@ -178,22 +184,27 @@ def main():
                         runs[name][-1][2]))
 
     mine = results[0][1]
-    print(f"\n{n} photos of {args.width}x{args.height}, {args.sets} sets (seed {args.seed}), "
-          f"{args.workers} workers, {os.cpu_count()} cores, page cache warm, median of {args.runs} runs each; "
-          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after\n")
-    print(f"{'pipeline':<20} {'seconds':>8} {'(range)':>13} {'photos/s':>9} {'ingest is':>10} {'recall':>7} "
-          f"{'grouping':>9} {'wrong':>6} {'peak RSS':>9}")
+    lines = [f"{n} photos of {args.width}x{args.height}, {args.sets} sets (seed {args.seed}), "
+             f"{args.workers} workers, {os.cpu_count()} cores, page cache warm, median of {args.runs} runs each; "
+             f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after", "",
+             f"{'pipeline':<20} {'seconds':>8} {'(range)':>13} {'photos/s':>9} {'ingest is':>10} {'recall':>7} "
+             f"{'grouping':>9} {'wrong':>6} {'peak RSS':>9}"]
     for name, seconds, (low, high), rss, s in results:
         ratio = "—" if name == "ingest" else f"{seconds / mine:.1f}x"
         recall, grouping, wrong = (s["recall"], s["grouping"], s["wrong"]) if s else ("—", "—", "—")
-        print(f"{name:<20} {seconds:>8.1f} {f'({low:.1f}–{high:.1f})':>13} {n / seconds:>9.1f} {ratio:>10} "
-              f"{recall:>7} {grouping:>9} {wrong:>6} {rss:>7.0f}MB")
-    print("\n'ingest is' = that pipeline's median seconds / ingest's (above 1: ingest is faster).")
+        lines.append(f"{name:<20} {seconds:>8.1f} {f'({low:.1f}–{high:.1f})':>13} {n / seconds:>9.1f} {ratio:>10} "
+                     f"{recall:>7} {grouping:>9} {wrong:>6} {rss:>7.0f}MB")
+    lines += ["", "'ingest is' = that pipeline's median seconds / ingest's (above 1: ingest is faster)."]
     if args.ingest or before:
-        print(f"ingest = {ingest}")
+        lines.append(f"ingest = {ingest}")
     if before:
-        print(f"ingest before = {before}, {args.before_label or 'an earlier build'}")
-
+        lines.append(f"ingest before = {before}, {args.before_label or 'an earlier build'}")
+    print("\n" + "\n".join(lines))
+    if args.report:
+        report.write(args.report, HEADING, report.section(
+            f"{report.facts(load_before[0], load_after[0])}. `{report.command_line()}`: the corpus of "
+            f"`gen_corpus.py --sets {args.sets} --seed {args.seed} --width {args.width} --height {args.height}`, "
+            f"every pipeline {args.runs} times by turns, page cache warm.", lines))
 
 if __name__ == "__main__":
     main()

@@ -2,6 +2,7 @@
 """`ingest` against `vipsthumbnail -s 400x` on HEIC photos, the format phones save by default (issue 11).
 
     bench/heic.py [--photos 12] [--workers 2] [--runs 3] [--ingest .build/release/ingest]
+                  [--report docs/benchmarks.md]
 
 Makes (and caches in /tmp/ingest-bench/heic-N) HEIC copies of the first N photos of the 12 MP bench
 corpus (bench/bench.py makes it; `vips copy x.jpg x.heic[Q=50]`, libheif from Debian), in sets of
@@ -10,7 +11,8 @@ runs by turns:
     ingest          `ingest run` (workers N) on a copy of the N-photo inbox
     ingest + 48 MP  the same with the 48 MP photo added as a set of its own
     vipsthumbnail   `vipsthumbnail -s 400x` over the N photos in one process
-and prints the median wall time, the CPU time (user + system) per photo and the peak RSS of each.
+and prints the median wall time, the CPU time (user + system) per photo and the peak RSS of each;
+--report FILE rewrites the section "## HEIC (bench/heic.py)" of FILE with it.
 Needs the apt package libvips-tools (with libheif) and `ingest` built in release mode.
 """
 import argparse
@@ -21,7 +23,11 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import command_line, facts, section, write  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEADING = "## HEIC (bench/heic.py)"
 CORPUS = "/tmp/ingest-bench/corpus-40-11-4032x3024/inbox"
 PER_SET = 3
 
@@ -77,6 +83,7 @@ def main():
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--ingest", default=os.path.join(ROOT, ".build", "release", "ingest"))
+    ap.add_argument("--report", metavar="FILE", help=f"rewrite the section '{HEADING}' of this Markdown file")
     args = ap.parse_args()
     out = make_photos(args.photos)
     inbox, big = os.path.join(out, "inbox"), os.path.join(out, "big")
@@ -84,23 +91,29 @@ def main():
     thumbs = os.path.join(out, "thumbs")
     os.makedirs(thumbs, exist_ok=True)
     results = {"ingest": [], "ingest + 48 MP": [], "vipsthumbnail": []}
+    load_before = os.getloadavg()[0]
     for _ in range(args.runs):
         results["ingest"].append(ingest_run(args.ingest, [inbox], args.workers, os.path.join(out, "work")))
         results["ingest + 48 MP"].append(ingest_run(args.ingest, [inbox, big], args.workers, os.path.join(out, "work")))
         results["vipsthumbnail"].append(timed(["vipsthumbnail", "-s", "400x", "-o", os.path.join(thumbs, "%s.jpg"), *photos]))
     load = os.getloadavg()[0]
-    print(f"{args.photos} HEIC photos of 4032x3024 (Q=50) in sets of {PER_SET}, {args.workers} workers, "
-          f"median of {args.runs} runs; load average {load:.1f} at the end\n")
-    print(f"{'pipeline':<16}{'seconds':>9}{'CPU s/photo':>13}{'peak RSS':>10}")
+    lines = [f"{args.photos} HEIC photos of 4032x3024 (Q=50) in sets of {PER_SET}, {args.workers} workers, "
+             f"median of {args.runs} runs; load average {load:.1f} at the end", "",
+             f"{'pipeline':<16}{'seconds':>9}{'CPU s/photo':>13}{'peak RSS':>10}"]
     for label, runs in results.items():
         count = args.photos + (1 if "48" in label else 0)
         wall = statistics.median(r[0] for r in runs)
         cpu = statistics.median(r[1] for r in runs) / count
         rss = max(r[2] for r in runs)
-        print(f"{label:<16}{wall:>9.2f}{cpu:>13.2f}{rss:>8.0f}MB")
-    print("\n'ingest + 48 MP' adds one 8064x6048 HEIC (146 MB decoded as 8-bit RGB) to the same inbox; "
-          "its CPU per photo counts it as one photo.")
-
+        lines.append(f"{label:<16}{wall:>9.2f}{cpu:>13.2f}{rss:>8.0f}MB")
+    lines += ["", "'ingest + 48 MP' adds one 8064x6048 HEIC (146 MB decoded as 8-bit RGB) to the same inbox; "
+              "its CPU per photo counts it as one photo."]
+    print("\n".join(lines))
+    if args.report:
+        write(args.report, HEADING, section(
+            f"{facts(load_before, load)}. `{command_line()}`: HEIC copies (`vips copy x.jpg x.heic[Q=50]`) of "
+            f"the first {args.photos} photos of the `bench/bench.py` corpus, and one 48 MP HEIC, page cache warm.",
+            lines))
 
 if __name__ == "__main__":
     main()

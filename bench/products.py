@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Product import speed: `ingest products import` beside a Python import of the same dump.
 
-    bench/products.py [--rows 500000] [--runs 3] [--work DIR] [--skip-build] [--before BINARY]
+    bench/products.py [--rows 500000] [--runs 3] [--work DIR] [--skip-build] [--ingest BINARY]
+                      [--before BINARY] [--report docs/benchmarks.md]
 
 Writes (once, cached in the work folder) an Open Food Facts CSV export of --rows made-up products
 with bench/off_dump.py — all ~200 columns, most empty, long ingredient lists, 0.1 % malformed
@@ -16,6 +17,7 @@ each (the median counts; peak RSS from /usr/bin/time):
                               rows a transaction, into an empty database
 
 and prints a table with the goals of issue 13 beside the figures: MB/s of uncompressed input.
+--report FILE rewrites the section "## Products import (bench/products.py)" of FILE with it.
 """
 import argparse
 import os
@@ -26,8 +28,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import ROOT, sh, timed  # noqa: E402
+from report import command_line, facts, section, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+HEADING = "## Products import (bench/products.py)"
 
 
 def dump(args):
@@ -62,14 +66,16 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--work", default="/tmp/ingest-products")
     ap.add_argument("--skip-build", action="store_true")
+    ap.add_argument("--ingest", metavar="BINARY", help="time this ingest binary instead of building one")
     ap.add_argument("--before", metavar="BINARY", help="also time an earlier ingest binary in the same turns")
+    ap.add_argument("--report", metavar="FILE", help=f"rewrite the section '{HEADING}' of this Markdown file")
     args = ap.parse_args()
     if args.before:
         args.before = os.path.abspath(args.before)
     os.makedirs(args.work, exist_ok=True)
-    if not args.skip_build:
+    if not args.skip_build and not args.ingest:
         sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
-    ingest = os.path.join(ROOT, ".build", "release", "ingest")
+    ingest = os.path.abspath(args.ingest or os.path.join(ROOT, ".build", "release", "ingest"))
     path = dump(args)
     size = os.path.getsize(path)
     empty = catalogue(args.work, "empty", ingest)
@@ -101,15 +107,16 @@ def main():
                                               fresh(empty_before, "e")] + before_config
     results = {name: [] for name in pipelines}
     outputs = {}
+    load_before = os.getloadavg()[0]
     for _ in range(args.runs):
         for name, command in pipelines.items():
             seconds, rss, out = timed(command(), cwd=args.work)
             results[name].append((seconds, rss))
             outputs[name] = out.splitlines()[0] if out else ""
-    report(args, size, results, outputs)
+    report(args, size, results, outputs, (load_before, os.getloadavg()[0]))
 
 
-def report(args, size, results, outputs):
+def report(args, size, results, outputs, load):
     median = {name: statistics.median(s for s, _ in runs) for name, runs in results.items()}
     rss = {name: max(r for _, r in runs) for name, runs in results.items()}
     python = median["python baseline"]
@@ -119,19 +126,24 @@ def report(args, size, results, outputs):
         "ingest, gzip": ("≤ 150 MB", rss["ingest, gzip"] <= 150),
         "ingest --only-catalogued": ("faster than ingest", median["ingest --only-catalogued"] < median["ingest"]),
     }
-    print(f"{args.rows:,} rows, {size / 1e6:,.0f} MB uncompressed (OFF CSV export, 207 columns), "
-          f"{os.cpu_count()} cores, page cache warm, median of {args.runs} runs each\n")
-    print(f"{'pipeline':26}{'seconds':>8}{'MB/s':>8}{'ingest is':>11}{'peak RSS':>10}  goal{'':32}met")
+    lines = [f"{args.rows:,} rows, {size / 1e6:,.0f} MB uncompressed (OFF CSV export, 207 columns), "
+             f"{os.cpu_count()} cores, page cache warm, median of {args.runs} runs each; "
+             f"load average {load[0]:.1f} before, {load[1]:.1f} after", "",
+             f"{'pipeline':26}{'seconds':>8}{'MB/s':>8}{'ingest is':>11}{'peak RSS':>10}  goal{'':32}met"]
     for name in results:
         seconds = median[name]
         ratio = "—" if name.startswith("ingest") and name != "ingest before" else f"{seconds / median['ingest']:.1f}x"
         goal, met = goals.get(name, ("", None))
-        print(f"{name:26}{seconds:8.1f}{size / 1e6 / seconds:8.0f}{ratio:>11}{rss[name]:8.0f}MB  {goal:36}"
-              f"{'' if met is None else 'yes' if met else 'NO'}")
-    print(f"\n'ingest is' = that pipeline's median seconds / ingest's. MB/s: uncompressed bytes of the dump per second.")
-    for name, line in outputs.items():
-        print(f"{name}: {line}")
-
+        lines.append(f"{name:26}{seconds:8.1f}{size / 1e6 / seconds:8.0f}{ratio:>11}{rss[name]:8.0f}MB  {goal:36}"
+                     f"{'' if met is None else 'yes' if met else 'NO'}".rstrip())
+    lines += ["", "'ingest is' = that pipeline's median seconds / ingest's. MB/s: uncompressed bytes of the dump per second."]
+    lines += [f"{name}: {line}" for name, line in outputs.items()]
+    print("\n".join(lines))
+    if args.report:
+        write(args.report, HEADING, section(
+            f"{facts(*load)}. `{command_line()}`: an Open Food Facts CSV export of {args.rows:,} made-up products "
+            "written by `bench/off_dump.py` and its gzip copy, imported with `ingest products import` and with "
+            f"`bench/products_baseline.py`, {args.runs} runs each by turns, page cache warm.", lines))
 
 if __name__ == "__main__":
     main()

@@ -2,7 +2,7 @@
 """The catalogue at scale: every command that walks it, timed on a million captures.
 
     bench/scale.py [--captures 1000000] [--photos-per-capture 3] [--work DIR] [--runs 3]
-                   [--run-sets 40] [--skip-build] [--skip-run] [--skip-slow]
+                   [--run-sets 40] [--skip-build] [--skip-run] [--skip-slow] [--report docs/benchmarks.md]
 
 Fills (once, cached in the work folder) a catalogue of N captures and 3N photos with `scale-fill`,
 which writes through the project's own catalogue code; every original is a small file of its own
@@ -23,7 +23,8 @@ thumbnails find a sound library. Then times, with peak RSS from
 
 and prints a table with the goals of issue 16 beside the figures. Fast commands are run --runs
 times and the median counts; the slow walks once. Needs the sqlite3 CLI and, for the run, the pip
-packages of ../shared/corpus/gen_corpus.py.
+packages of ../shared/corpus/gen_corpus.py. --report FILE rewrites the section
+"## A million captures (bench/scale.py)" of FILE with the table.
 """
 import argparse
 import os
@@ -35,8 +36,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import ROOT, SHARED, fresh_inbox, sh  # noqa: E402
+from report import command_line, facts, section, write  # noqa: E402
 
 SYNTHETIC_START = 1_767_225_600  # 2026-01-01T00:00:00Z, the time of scale-fill's first capture
+HEADING = "## A million captures (bench/scale.py)"
 
 
 def timed(cmd, cwd=None, exits=(0,)):
@@ -107,6 +110,7 @@ def main():
     ap.add_argument("--skip-build", action="store_true")
     ap.add_argument("--skip-run", action="store_true", help="do not time ingest run")
     ap.add_argument("--skip-slow", action="store_true", help="skip list --json --all and thumbnails --missing")
+    ap.add_argument("--report", metavar="FILE", help=f"rewrite the section '{HEADING}' of this Markdown file")
     args = ap.parse_args()
     if not shutil.which("sqlite3"):
         sys.exit("needs the sqlite3 CLI for the anchor: apt-get install sqlite3")
@@ -129,6 +133,7 @@ def main():
 
     # Warm the page cache with the database once, so the first timed command is not the one that pays.
     sh(f"cat '{catalog}' > /dev/null")
+    load_before = os.getloadavg()[0]
 
     out = os.path.join(big, "export.csv")
     anchor_out = os.path.join(big, "anchor.csv")
@@ -185,14 +190,21 @@ def main():
     if not args.skip_run:
         run_rows(args, ingest, catalog, row)
 
-    print(f"\n{args.captures:,} captures, {photos:,} photos ({os.path.getsize(catalog) / 1e9:.2f} GB catalogue), "
-          f"{os.cpu_count()} cores, page cache warm; fast commands: median of {args.runs} runs\n")
-    print(f"{'command':<28} {'seconds':>8} {'peak RSS':>9}  {'':<22} {'goal':<28} met")
+    load_after = os.getloadavg()[0]
+    lines = [f"{args.captures:,} captures, {photos:,} photos ({os.path.getsize(catalog) / 1e9:.2f} GB catalogue), "
+             f"{os.cpu_count()} cores, page cache warm; fast commands: median of {args.runs} runs", "",
+             f"{'command':<28} {'seconds':>8} {'peak RSS':>9}  {'':<22} {'goal':<28} met"]
     for what, seconds, rss, figure, goal, met in rows:
         mark = "" if met is None else ("yes" if met else "NO")
-        print(f"{what:<28} {seconds:>8.3f} {rss:>7.0f}MB  {figure:<22} {goal:<28} {mark}")
-    print("\nWall time includes starting the process (about 10 ms).")
-
+        lines.append(f"{what:<28} {seconds:>8.3f} {rss:>7.0f}MB  {figure:<22} {goal:<28} {mark}".rstrip())
+    lines += ["", "Wall time includes starting the process (about 10 ms)."]
+    print("\n" + "\n".join(lines))
+    if args.report:
+        filled = open(os.path.join(big, "filled")).read().strip()
+        write(args.report, HEADING, section(
+            f"{facts(load_before, load_after)}. `{command_line()}`: every command that walks a catalogue of "
+            f"{args.captures:,} captures filled by `scale-fill` (cached; the fill took {filled} s), peak RSS from "
+            "`/usr/bin/time`.", lines))
 
 def run_rows(args, ingest, catalog, row):
     """`ingest run` of the 12 MP corpus into a copy of the big catalogue and into an empty one."""

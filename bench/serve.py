@@ -2,7 +2,7 @@
 """`ingest serve` over a big catalogue: page latencies, and throughput under load with wrk.
 
     bench/serve.py [--captures 100000] [--work /tmp/ingest-scale] [--requests 30]
-                   [--seconds 15] [--connections 16] [--skip-build]
+                   [--seconds 15] [--connections 16] [--skip-build] [--report docs/benchmarks.md]
 
 Fills (once, cached and shared with bench/scale.py) a catalogue of N captures and 3N photos with
 `scale-fill`, starts `ingest serve` on a free loopback port over it, then
@@ -15,6 +15,7 @@ Fills (once, cached and shared with bench/scale.py) a catalogue of N captures an
     connections, --seconds seconds) and reports requests per second and the 99th-percentile latency.
 
 The server runs with the machine's cores; wrk shares them, so the throughput is a floor.
+--report FILE rewrites the section "## Serve (bench/serve.py)" of FILE with the tables.
 """
 import argparse
 import http.client
@@ -30,7 +31,10 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import ROOT, sh  # noqa: E402
+from report import command_line, facts, section, write  # noqa: E402
 from scale import SYNTHETIC_START, fill  # noqa: E402
+
+HEADING = "## Serve (bench/serve.py)"
 
 
 def start_server(ingest, big):
@@ -92,6 +96,7 @@ def main():
     ap.add_argument("--seconds", type=int, default=15)
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--skip-build", action="store_true")
+    ap.add_argument("--report", metavar="FILE", help=f"rewrite the section '{HEADING}' of this Markdown file")
     args = ap.parse_args()
     if not shutil.which("wrk"):
         sys.exit("needs wrk: scripts/setup --test installs it")
@@ -101,6 +106,7 @@ def main():
     bin_dir = os.path.join(ROOT, ".build", "release")
     big = fill(args, bin_dir)
     sh(f"cat '{os.path.join(big, 'library', 'catalog.sqlite')}' > /dev/null")
+    load_before = os.getloadavg()[0]
     server, base = start_server(os.path.join(bin_dir, "ingest"), big)
     try:
         first = get_json(base, "/api/captures?limit=1")["captures"][0]
@@ -143,17 +149,23 @@ def main():
         server.terminate()
         server.wait()
 
-    print(f"\n{args.captures:,} captures, {args.captures * args.photos_per_capture:,} photos, {os.cpu_count()} cores, "
-          f"page cache warm; {args.requests} requests each, one after another\n")
-    print(f"{'page':<38} {'median':>8} {'p95':>8} {'worst':>8}  goal        met")
+    load_after = os.getloadavg()[0]
+    lines = [f"{args.captures:,} captures, {args.captures * args.photos_per_capture:,} photos, {os.cpu_count()} cores, "
+             f"page cache warm; {args.requests} requests each, one after another", "",
+             f"{'page':<38} {'median':>8} {'p95':>8} {'worst':>8}  goal        met"]
     for what, median, p95, worst, goal in rows:
         mark = ("yes" if p95 < 100 else "NO") if goal else ""
-        print(f"{what:<38} {median:>6.1f}ms {p95:>6.1f}ms {worst:>6.1f}ms  {'< 100 ms' if goal else '':<10}  {mark}")
-    print(f"\nwrk, 2 threads, {args.connections} connections, {args.seconds} s each (on the server's cores)\n")
-    print(f"{'load':<38} {'requests/s':>11} {'p99':>9}")
-    for what, rate, p99 in loads:
-        print(f"{what:<38} {rate:>11,.0f} {p99:>7.1f}ms")
-
+        lines.append(f"{what:<38} {median:>6.1f}ms {p95:>6.1f}ms {worst:>6.1f}ms  {'< 100 ms' if goal else '':<10}  "
+                     f"{mark}".rstrip())
+    lines += ["", f"wrk, 2 threads, {args.connections} connections, {args.seconds} s each (on the server's cores)", "",
+              f"{'load':<38} {'requests/s':>11} {'p99':>9}"]
+    lines += [f"{what:<38} {rate:>11,.0f} {p99:>7.1f}ms" for what, rate, p99 in loads]
+    print("\n" + "\n".join(lines))
+    if args.report:
+        write(args.report, HEADING, section(
+            f"{facts(load_before, load_after)}. `{command_line()}`: `ingest serve` over a catalogue of "
+            f"{args.captures:,} captures filled by `scale-fill`, each page timed one request after another, then "
+            "the catalogue page and a thumbnail loaded with wrk.", lines))
 
 if __name__ == "__main__":
     main()

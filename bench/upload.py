@@ -24,7 +24,6 @@ Prints a Markdown section; --report FILE replaces the section of that name in FI
 Needs curl; ingest built in release mode (this script never builds it).
 """
 import argparse
-import datetime as dt
 import http.client
 import json
 import os
@@ -33,12 +32,12 @@ import shutil
 import statistics
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import ROOT, corpus_and_ingest, sh  # noqa: E402
+from report import facts, wrap, write  # noqa: E402
 
 HEADING = "## Uploads (bench/upload.py)"
 MB = 1 << 20
@@ -215,16 +214,12 @@ def latency(args, ingest, photos):
 
 
 def render(args, photos, load, tp, mem, lat):
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    with open("/proc/cpuinfo") as f:
-        cpu = re.search(r"^model name\s*:\s*(.+)$", f.read(), re.M).group(1).strip()
+    """The section's body (without its heading)."""
     size, sets, results = tp
     sent, parts, seconds, before, peak, hwm = mem
     since_201, since_start = sorted(t[0] for t in lat), sorted(t[1] for t in lat)
-    lines = [HEADING, "",
-             wrap(f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, commit `{commit}`, {os.cpu_count()} cores "
-                  f"({cpu}), load average {load[0]:.1f} before, {load[1]:.1f} after; 12 MP JPEGs of the `bench/bench.py` "
-                  "corpus (4032×3024), page cache warm, server and clients on loopback. MB = 2^20 bytes."), "",
+    lines = [wrap(f"{facts(*load)}; 12 MP JPEGs of the `bench/bench.py` corpus (4032×3024), page cache warm, "
+                  "server and clients on loopback. MB = 2^20 bytes."), "",
              wrap(f"**Throughput.** {len(photos)} photos ({size:.1f} MB) uploaded with curl in {sets} sets of up to "
                   f"{args.per_set} photos, one set per request, to `serve` without `--watch`; {args.clients} clients at "
                   "once each upload all of them as sets of their own. Every photo is flushed to disk before its 201, as "
@@ -243,25 +238,6 @@ def render(args, photos, load, tp, mem, lat):
               f"| from the 201 (the set in the inbox) | {statistics.median(since_201):.2f} | {since_201[-1]:.2f} |",
               f"| from the start of the request | {statistics.median(since_start):.2f} | {since_start[-1]:.2f} |"]
     return "\n".join(lines) + "\n"
-
-
-def wrap(text):
-    """A paragraph wrapped at 100 columns, as docs/benchmarks.md is."""
-    return textwrap.fill(text, 100, break_on_hyphens=False)
-
-
-def write_report(path, section):
-    """Replaces the section under HEADING in `path` (up to the next `## ` heading), or appends it."""
-    with open(path) as f:
-        text = f.read()
-    match = re.search(rf"^{re.escape(HEADING)}\n.*?(?=^## |\Z)", text, re.M | re.S)
-    if match:
-        rest = text[match.end():]
-        text = text[:match.start()] + section + ("\n" + rest if rest else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    with open(path, "w") as f:
-        f.write(text)
 
 
 def main():
@@ -294,10 +270,9 @@ def main():
     mem = memory(args, ingest, every)
     lat = latency(args, ingest, every)
     section = render(args, photos, (load_before[0], os.getloadavg()[0]), tp, mem, lat)
-    print(section)
+    print(HEADING + "\n\n" + section)
     if args.report:
-        write_report(args.report, section)
-        print(f"report: {args.report}", file=sys.stderr)
+        write(args.report, HEADING, section)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 """Workers sharing one PostgreSQL catalogue beside one SQLite run, on the 12 MP corpus.
 
     bench/workers.py [--sets 40] [--seed 11] [--width 4032] [--height 3024] [--runs 3]
-                     [--work DIR] [--skip-build] [--ingest BINARY]
+                     [--work DIR] [--skip-build] [--ingest BINARY] [--report docs/benchmarks.md]
 
 Uses the corpus of bench/bench.py (generated once, cached in the work folder), builds `ingest`
 in release mode (not with --skip-build or --ingest), starts a throwaway PostgreSQL cluster
@@ -19,7 +19,8 @@ and prints the median wall time (first start to last end, with the range), the t
 SQLite run, photos and captures catalogued, and what claiming a set cost (each worker logs its
 claims' mean and longest, `--verbose`). On this 2-core machine the point is the overhead of
 sharing, not the scaling: more processes share the same two cores. Goals (issue 15): PostgreSQL
-with one worker within 10 % of SQLite's time, claims under 5 ms a set.
+with one worker within 10 % of SQLite's time, claims under 5 ms a set. --report FILE rewrites the
+section "## PostgreSQL workers (bench/workers.py)" of FILE with the table.
 """
 import argparse
 import json
@@ -34,6 +35,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import corpus_and_ingest, fresh_inbox, sh  # noqa: E402
+from report import command_line, facts, section, write  # noqa: E402
+
+HEADING = "## PostgreSQL workers (bench/workers.py)"
 
 
 class Cluster:
@@ -84,6 +88,7 @@ def main():
     ap.add_argument("--work", default="/tmp/ingest-bench", help="where bench/bench.py caches its corpus")
     ap.add_argument("--skip-build", action="store_true")
     ap.add_argument("--ingest", metavar="BINARY", help="time this ingest binary instead of building one")
+    ap.add_argument("--report", metavar="FILE", help=f"rewrite the section '{HEADING}' of this Markdown file")
     args = ap.parse_args()
 
     corpus, expected, ingest = corpus_and_ingest(args)
@@ -137,11 +142,11 @@ def report(args, photos, results):
     load_before, load_after = results.pop("load")
     median = {name: statistics.median(r[0] for r in runs) for name, runs in results.items()}
     sqlite = median["sqlite"]
-    print(f"\n{photos} photos of {args.width}x{args.height}, {args.sets} sets (seed {args.seed}), {os.cpu_count()} cores, "
-          f"page cache warm, median of {args.runs} runs each; load average {load_before[0]:.1f} before, "
-          f"{load_after[0]:.1f} after\n")
-    print(f"{'pipeline':<13} {'seconds':>8} {'(range)':>13} {'vs sqlite':>10} {'captures':>9} "
-          f"{'claim ms':>9} {'longest':>8}  goal")
+    lines = [f"{photos} photos of {args.width}x{args.height}, {args.sets} sets (seed {args.seed}), {os.cpu_count()} cores, "
+             f"page cache warm, median of {args.runs} runs each; load average {load_before[0]:.1f} before, "
+             f"{load_after[0]:.1f} after", "",
+             f"{'pipeline':<13} {'seconds':>8} {'(range)':>13} {'vs sqlite':>10} {'captures':>9} "
+             f"{'claim ms':>9} {'longest':>8}  goal"]
     for name, runs in results.items():
         times = sorted(r[0] for r in runs)
         claims = [c for r in runs for c in r[2] if c[0] > 0]
@@ -152,12 +157,17 @@ def report(args, photos, results):
             goal = f"within 10 % of sqlite: {'yes' if median[name] <= 1.10 * sqlite else 'NO'}"
         if each is not None:
             goal += ("; " if goal else "") + f"claims < 5 ms: {'yes' if each < 5 else 'NO'}"
-        print(f"{name:<13} {median[name]:>8.2f} {f'({times[0]:.2f}–{times[-1]:.2f})':>13} "
-              f"{f'{median[name] / sqlite * 100 - 100:+.1f} %' if name != 'sqlite' else '—':>10} {runs[-1][1]:>9} "
-              f"{'—' if each is None else f'{each:.2f}':>9} {'—' if longest is None else f'{longest:.1f}':>8}  {goal}")
-    print("\nclaim ms: the median of the workers' mean time to claim a set (one transaction with the server); "
-          "longest: the slowest claim of any run.")
-
+        lines.append(f"{name:<13} {median[name]:>8.2f} {f'({times[0]:.2f}–{times[-1]:.2f})':>13} "
+                     f"{f'{median[name] / sqlite * 100 - 100:+.1f} %' if name != 'sqlite' else '—':>10} {runs[-1][1]:>9} "
+                     f"{'—' if each is None else f'{each:.2f}':>9} {'—' if longest is None else f'{longest:.1f}':>8}  {goal}".rstrip())
+    lines += ["", "claim ms: the median of the workers' mean time to claim a set (one transaction with the server); "
+              "longest: the slowest claim of any run."]
+    print("\n" + "\n".join(lines))
+    if args.report:
+        write(args.report, HEADING, section(
+            f"{facts(load_before[0], load_after[0])}. `{command_line()}`: the corpus of `bench/bench.py`, 1, 2 and "
+            "3 workers against a throwaway local PostgreSQL with its default durability beside one SQLite run, "
+            f"{args.runs} runs each by turns, page cache warm.", lines))
 
 if __name__ == "__main__":
     main()
