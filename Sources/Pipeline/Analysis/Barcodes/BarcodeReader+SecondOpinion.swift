@@ -29,7 +29,7 @@ extension BarcodeReader {
 
     /// True when a linear code ZBar read on the whole photo counts: a second opinion confirms it,
     /// or, read by `confirmedQuality` lines or more, zxing-cpp does not contradict it. (The template
-    /// reader's verdict on every well-read code cost 10 % of the 12 MP corpus's CPU: only weak
+    /// reader's verdict on every well-read code would cost 10 % of the 12 MP corpus's CPU: only weak
     /// reads get it.) A code that does not count here is not lost: the candidate regions and the
     /// second look read it again, differently. With the reason, for the trace.
     func stands(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) throws -> (Bool, String) {

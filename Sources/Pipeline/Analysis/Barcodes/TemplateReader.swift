@@ -97,10 +97,10 @@ struct TemplateReader {
     /// from either end (`EANLineFit`): on a curved or folded package one half is stretched against
     /// the other, and one placement of the whole code puts the fit off the bars of both halves
     /// near the centre. Only where the whole placement reads nothing, and fits a code at all: on a
-    /// flat code the freer fit is less sure of its digits (a clear code's least margin fell from
-    /// 0.15 to 0.11), and on print that no placement of the whole code fits on the middle line,
-    /// where there is no code, it only cost time (the fit's share of the 12 MP corpus's CPU grew
-    /// from 2.9 % to 5.4 %, perf).
+    /// flat code the freer fit is less sure of its digits (a clear code's least margin is 0.11
+    /// against 0.15 placed whole), and on print that no placement of the whole code fits on the
+    /// middle line, where there is no code, it only costs time (run everywhere, it nearly doubles
+    /// the fit's share of the 12 MP corpus's CPU).
     func ways(_ upright: GreyImage, halves: Bool = false) -> [Way] {
         var lines = (0..<Self.lineCount).map { index in
             Self.darkness(upright, row: Int((0.15 + 0.7 * Double(index) / Double(Self.lineCount - 1)) * Double(upright.height)))
