@@ -27,7 +27,7 @@ final class ServeCorrectionTests: XCTestCase {
         let csrf = try served.csrfToken()
         let before = try served.layout()
         let (target, other) = (try served.capture(ofSet: "single-product").id, try served.capture(ofSet: "no-barcode").id)
-        let merge = try served.client.post("/captures/merge", form: [("capture", target), ("capture", other), ("csrf", csrf)])
+        let merge = try served.client.post("/captures/merge", form: [("capture[]", target), ("capture[]", other), ("csrf", csrf)])
         XCTAssertEqual(merge.status, 303, merge.text)
         let location = try XCTUnwrap(merge.headers["location"])
         XCTAssertTrue(location.hasPrefix("/captures/\(target)?edit="), location)

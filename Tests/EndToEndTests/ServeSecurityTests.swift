@@ -14,10 +14,10 @@ final class ServeSecurityTests: XCTestCase {
         let before = try served.layout()
         let csrf = try served.csrfToken()
         let refused: [(String, [(String, String)], [String: String])] = [
-            ("no token", [("capture", a), ("capture", b)], [:]),
-            ("a wrong token", [("capture", a), ("capture", b), ("csrf", String(repeating: "0", count: 64))], [:]),
-            ("another site's page", [("capture", a), ("capture", b), ("csrf", csrf)], ["Origin": "http://evil.example"]),
-            ("a cross-site fetch", [("capture", a), ("capture", b), ("csrf", csrf)], ["Sec-Fetch-Site": "cross-site"]),
+            ("no token", [("capture[]", a), ("capture[]", b)], [:]),
+            ("a wrong token", [("capture[]", a), ("capture[]", b), ("csrf", String(repeating: "0", count: 64))], [:]),
+            ("another site's page", [("capture[]", a), ("capture[]", b), ("csrf", csrf)], ["Origin": "http://evil.example"]),
+            ("a cross-site fetch", [("capture[]", a), ("capture[]", b), ("csrf", csrf)], ["Sec-Fetch-Site": "cross-site"]),
         ]
         for (what, form, headers) in refused {
             let response = try served.client.post("/captures/merge", form: form, headers: headers)
@@ -26,7 +26,7 @@ final class ServeSecurityTests: XCTestCase {
         let json = try served.client.post("/api/captures/\(a)/merge", json: ["with": [b]])
         XCTAssertEqual(json.status, 403, "JSON without X-CSRF-Token")
         XCTAssertEqual(try served.layout(), before, "nothing changed")
-        let accepted = try served.client.post("/captures/merge", form: [("capture", a), ("capture", b), ("csrf", csrf)],
+        let accepted = try served.client.post("/captures/merge", form: [("capture[]", a), ("capture[]", b), ("csrf", csrf)],
                                               headers: ["Origin": served.server.url.trimmingCharacters(in: CharacterSet(charactersIn: "/"))])
         XCTAssertEqual(accepted.status, 303, accepted.text)
         XCTAssertEqual(try served.layout().count, before.count - 1)
