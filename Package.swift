@@ -156,7 +156,20 @@ var webTargets: [Target] {
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Views", "Catalog", "Pipeline", "Vocabulary", "TestSupport"]),
+        // The routes in-process (Tests/WebTests/RouterClient.swift), with Hummingbird's public API and
+        // NIO's testing channel rather than HummingbirdTesting, whose HTTP client, TLS and HTTP/2
+        // packages would add about 466 CPU-seconds to every clean build.
+        .testTarget(
+            name: "WebTests",
+            dependencies: [
+                "Web", "Views", "Catalog", "Pipeline", "Vocabulary", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 }
 

@@ -26,7 +26,7 @@ public struct CaptureCard: Sendable {
             "<img src=\"\(links.thumbnail(photo))\" width=\"\(photo.thumbWidth)\" height=\"\(photo.thumbHeight)\" alt=\"\" loading=\"lazy\">"
         } ?? "<span class=\"nothumb\">no photo</span>"
         let select: HTML = selectable
-            ? "<label class=\"pick\"><input type=\"checkbox\" name=\"capture\" value=\"\(capture.id)\" form=\"merge\"> select</label>"
+            ? "<label class=\"pick\"><input type=\"checkbox\" name=\"capture[]\" value=\"\(capture.id)\" form=\"merge\"> select</label>"
             : ""
         let agent: HTML = agentName.map { "<span class=\"agent\" title=\"agent\">\($0)</span>" } ?? ""
         return """

@@ -52,7 +52,7 @@ struct AccessMiddleware: RouterMiddleware {
             if !(path == Self.uploads && request.method == .post) {
                 let body = try await request.collectBody(upTo: context.maxUploadSize)
                 if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
-                    context.form = FormBody(String(buffer: body))
+                    context.formBody = String(buffer: body)
                 } else {
                     context.body = body
                 }
@@ -112,12 +112,17 @@ struct AccessMiddleware: RouterMiddleware {
     /// `X-CSRF-Token` header.
     private func checkCSRF(_ request: Request, _ context: WebContext) throws {
         guard let expected = context.access.csrfToken else { return }
-        let given = context.form?.value("csrf") ?? request.headers[.csrfToken]
+        let given = try Forms.given(context.form(CSRFField.self).csrf) ?? request.headers[.csrfToken]
         guard let given, Sessions.same(given, expected) else {
             throw WebError.forbidden("the form is out of date or came from elsewhere (no valid CSRF token); "
                 + "reload the page and try again.")
         }
     }
+}
+
+/// The field every form that changes something carries (`PageContext.form`).
+struct CSRFField: Decodable {
+    var csrf: String?
 }
 
 extension HTTPField.Name {

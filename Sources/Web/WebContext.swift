@@ -9,8 +9,9 @@ struct WebContext: RequestContext {
     let remoteAddress: String
     /// Set by `AccessMiddleware`.
     var access: Access = .anonymous
-    /// The fields of a form POST (`application/x-www-form-urlencoded`), read by `AccessMiddleware`.
-    var form: FormBody?
+    /// The body of a form POST (`application/x-www-form-urlencoded`), read by `AccessMiddleware`;
+    /// each route decodes its fields (`form(_:)`).
+    var formBody: String?
     /// The body of a JSON POST, read by `AccessMiddleware`.
     var body: ByteBuffer?
 
@@ -21,6 +22,11 @@ struct WebContext: RequestContext {
 
     /// Forms are small: a few ids and a product name.
     var maxUploadSize: Int { 64 * 1024 }
+
+    /// The form POSTed, as `type` (every field absent when the body was no form).
+    func form<T: Decodable>(_ type: T.Type) throws -> T {
+        try Forms.decode(type, formBody ?? "", what: "form")
+    }
 }
 
 /// How a request got in.

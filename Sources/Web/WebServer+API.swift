@@ -8,9 +8,9 @@ extension WebServer {
     /// POSTs under the capture, edits and their undo.
     func addAPI(to router: Router<WebContext>) {
         router.get("/api/captures") { request, _ in
-            let parameters = Self.parameters(request)
-            let limit = try Self.limit(parameters.value("limit"))
-            let query = CatalogueQuery(parameters: parameters.fields.map { ($0.name, $0.value) })
+            let parameters = try Self.query(CatalogueParameters.self, request)
+            let limit = try Self.limit(Forms.given(parameters.limit))
+            let query = parameters.query
             if let problem = query.problems.first { throw WebError.badRequest(problem) }
             let page = try await blocking { [catalogue] in try CataloguePage.load(query, from: catalogue, size: limit) }
             return Responses.json(CaptureListJSON(page))
@@ -44,8 +44,7 @@ extension WebServer {
             return Responses.json(try await captureJSON([id])[0])
         }
         router.get("/api/edits") { request, _ in
-            let parameters = Self.parameters(request)
-            let before = parameters.value("before").flatMap { Int64($0) }
+            let before = try Forms.number(Self.query(EditsParameters.self, request).before, "before")
             let page = try await blocking { [catalogue] in try EditsPage.load(before: before, from: catalogue) }
             return Responses.json(EditListJSON(edits: page.edits.map(EditJSON.init), next: page.next))
         }

@@ -18,24 +18,27 @@ extension WebServer {
     /// The forms of the pages: each correction, then back to a page that reports it with its undo.
     func addCorrections(to router: Router<WebContext>) {
         router.post("/captures/merge") { _, context in
-            let ids = context.form?.values("capture") ?? []
+            let ids = (try context.form(MergeSelectedForm.self).capture ?? []).compactMap { Forms.given($0) }
             guard ids.count >= 2 else { throw WebError.badRequest("tick two captures or more to merge them.") }
             return try await redirect(after: correct(.merge(target: ids[0], others: Array(ids.dropFirst())), context))
         }
         router.post("/captures/:id/merge") { _, context in
-            let others = (try field("with", context)).split { $0 == " " || $0 == "," }.map(String.init)
+            let others = try field(context.form(MergeForm.self).with, "with").split { $0 == " " || $0 == "," }.map(String.init)
             return try await redirect(after: correct(.merge(target: context.parameters.require("id"), others: others), context))
         }
         router.post("/captures/:id/split") { _, context in
-            try await redirect(after: correct(.split(capture: context.parameters.require("id"), photo: field("photo", context)), context))
+            let photo = try field(context.form(SplitForm.self).photo, "photo")
+            return try await redirect(after: correct(.split(capture: context.parameters.require("id"), photo: photo), context))
         }
         router.post("/captures/:id/move") { _, context in
-            let asked = CorrectionAsked.move(from: try context.parameters.require("id"), photo: try field("photo", context),
-                                             to: try field("to", context))
+            let form = try context.form(MoveForm.self)
+            let asked = CorrectionAsked.move(from: try context.parameters.require("id"), photo: try field(form.photo, "photo"),
+                                             to: try field(form.to, "to"))
             return try await redirect(after: correct(asked, context))
         }
         router.post("/captures/:id/barcode") { _, context in
-            let code = context.form?.value("none") == nil ? try field("code", context) : nil
+            let form = try context.form(BarcodeForm.self)
+            let code = Forms.given(form.none) == nil ? try field(form.code, "code") : nil
             return try await redirect(after: correct(.barcode(capture: context.parameters.require("id"), code: code), context))
         }
         router.post("/captures/:id/delete") { _, context in
@@ -43,7 +46,8 @@ extension WebServer {
         }
         router.post("/captures/:id/product") { _, context in
             let id = try context.parameters.require("id")
-            let capture = try await enterProduct(capture: id, name: field("name", context), brand: context.form?.value("brand"))
+            let form = try context.form(ProductForm.self)
+            let capture = try await enterProduct(capture: id, name: field(form.name, "name"), brand: Forms.given(form.brand))
             return Response.redirect(to: "/captures/\(capture)")
         }
         router.post("/edits/:id/undo") { _, context in
@@ -52,11 +56,21 @@ extension WebServer {
         }
     }
 
-    /// A form field the correction needs; a 400 naming it when it is missing.
-    private func field(_ name: String, _ context: WebContext) throws -> String {
-        guard let value = context.form?.value(name) else { throw WebError.badRequest("the form has no \(name).") }
+    /// A form field the correction needs, trimmed; a 400 naming it when it is missing or empty.
+    private func field(_ value: String?, _ name: String) throws -> String {
+        guard let value = Forms.given(value) else { throw WebError.badRequest("the form has no \(name).") }
         return value
     }
+
+    /// The captures ticked on a grid (`capture[]`, as many as ticked).
+    struct MergeSelectedForm: Decodable { var capture: [String]? }
+    /// The ids typed to merge into the capture, separated by spaces or commas.
+    struct MergeForm: Decodable { var with: String? }
+    struct SplitForm: Decodable { var photo: String? }
+    struct MoveForm: Decodable { var photo: String?; var to: String? }
+    /// `none` (any value) removes the barcode; else `code` is set.
+    struct BarcodeForm: Decodable { var code: String?; var none: String? }
+    struct ProductForm: Decodable { var name: String?; var brand: String? }
 
     /// Back to where the edit can be seen: the capture it left (the first), else the catalogue.
     private func redirect(after edit: Edit) -> Response {

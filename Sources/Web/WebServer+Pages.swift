@@ -8,18 +8,17 @@ extension WebServer {
     /// The catalogue, a capture, the review queue, the edits, the assets.
     func addPages(to router: Router<WebContext>) {
         router.get("/") { request, context in
-            let parameters = Self.parameters(request)
-            let query = CatalogueQuery(parameters: parameters.fields.map { ($0.name, $0.value) })
+            let parameters = try Self.query(CatalogueParameters.self, request)
             let (page, notice) = try await blocking { [catalogue] in
-                (try CataloguePage.load(query, from: catalogue), try Self.notice(parameters, catalogue))
+                (try CataloguePage.load(parameters.query, from: catalogue), try Self.notice(parameters.edit, catalogue))
             }
             return Responses.html(page.html(pageContext(context, notice: notice)))
         }
         router.get("/captures/:id") { request, context in
             let id = try context.parameters.require("id")
-            let parameters = Self.parameters(request)
+            let parameters = try Self.query(NoticeParameters.self, request)
             let (page, notice) = try await blocking { [catalogue] in
-                (try CapturePage.load(id: id, from: catalogue), try Self.notice(parameters, catalogue))
+                (try CapturePage.load(id: id, from: catalogue), try Self.notice(parameters.edit, catalogue))
             }
             guard let page else { throw WebError.notFound("no capture \(id) (deleted or merged meanwhile?); see the catalogue.") }
             return Responses.html(page.html(pageContext(context, notice: notice)))
@@ -29,10 +28,10 @@ extension WebServer {
             return Responses.html(page.html(pageContext(context)))
         }
         router.get("/edits") { request, context in
-            let parameters = Self.parameters(request)
-            let before = parameters.value("before").flatMap { Int64($0) }
+            let parameters = try Self.query(EditsParameters.self, request)
             let (page, notice) = try await blocking { [catalogue] in
-                (try EditsPage.load(before: before, from: catalogue), try Self.notice(parameters, catalogue))
+                (try EditsPage.load(before: Forms.number(parameters.before, "before"), from: catalogue),
+                 try Self.notice(parameters.edit, catalogue))
             }
             return Responses.html(page.html(pageContext(context, notice: notice)))
         }
@@ -48,8 +47,31 @@ extension WebServer {
     }
 
     /// The edit `?edit=N` names, to report at the top of the page.
-    static func notice(_ parameters: FormBody, _ catalogue: Catalogue) throws -> Edit? {
-        try parameters.value("edit").flatMap { Int64($0) }.flatMap { try catalogue.edit(id: $0) }
+    static func notice(_ edit: String?, _ catalogue: Catalogue) throws -> Edit? {
+        try Forms.number(edit, "edit").flatMap { try catalogue.edit(id: $0) }
+    }
+
+    /// The query of the catalogue (`/`, `/api/captures`): its filters and place as `CatalogueQuery`
+    /// reads them, the page's size (API), the edit to report (page).
+    struct CatalogueParameters: Decodable {
+        var agent, since, until, barcode, nobarcode, rating, set, q, before: String?
+        var limit, edit: String?
+
+        var query: CatalogueQuery {
+            let pairs: [(String, String?)] = [("agent", agent), ("since", since), ("until", until), ("barcode", barcode),
+                                              ("nobarcode", nobarcode), ("rating", rating), ("set", set), ("q", q), ("before", before)]
+            return CatalogueQuery(parameters: pairs.compactMap { name, value in value.map { (name, $0) } })
+        }
+    }
+
+    /// The query of a capture's page: the edit just made, to report.
+    struct NoticeParameters: Decodable {
+        var edit: String?
+    }
+
+    /// The query of the edits (`/edits`, `/api/edits`): the page after edit `before`, the edit to report.
+    struct EditsParameters: Decodable {
+        var before, edit: String?
     }
 }
 

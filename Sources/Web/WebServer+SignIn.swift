@@ -6,14 +6,15 @@ extension WebServer {
     /// Signing in once with the token (a session cookie: HttpOnly, SameSite=Strict), and out.
     func addSignIn(to router: Router<WebContext>) {
         router.get("/signin") { request, context in
-            let next = Self.safeNext(Self.parameters(request).value("next"))
+            let next = try Self.safeNext(Forms.given(Self.query(SignInForm.self, request).next))
             if settings.token == nil || context.access != .anonymous { return Response.redirect(to: next) }
             return Responses.html(MessagePages.signIn(next: next, failed: false, context: pageContext(context)))
         }
         router.post("/signin") { _, context in
-            let next = Self.safeNext(context.form?.value("next"))
+            let form = try context.form(SignInForm.self)
+            let next = Self.safeNext(Forms.given(form.next))
             guard let token = settings.token else { return Response.redirect(to: next) }
-            guard let given = context.form?.value("token"), Sessions.same(given, token) else {
+            guard let given = Forms.given(form.token), Sessions.same(given, token) else {
                 context.logger.notice("sign-in refused", metadata: ["client": "\(context.remoteAddress)"])
                 return Responses.html(MessagePages.signIn(next: next, failed: true, context: pageContext(context)),
                                       status: .unauthorized)
@@ -33,6 +34,12 @@ extension WebServer {
             }
             return response
         }
+    }
+
+    /// The sign-in form (and the sign-in page's query, `next` only): the token, and where to go then.
+    struct SignInForm: Decodable {
+        var token: String?
+        var next: String?
     }
 
     /// Where to go after signing in: a path of this server only, never another site.

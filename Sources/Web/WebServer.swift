@@ -104,8 +104,8 @@ public struct WebServer: Sendable {
                            signedIn: signedIn, notice: notice)
     }
 
-    /// The query's parameters, percent-decoded (`+` as a space).
-    static func parameters(_ request: Request) -> FormBody {
-        FormBody(request.uri.query ?? "")
+    /// The URL's query as `type` (`Forms`): a 400 for a query that cannot be read.
+    static func query<T: Decodable>(_ type: T.Type, _ request: Request) throws -> T {
+        try Forms.decode(type, request.uri.query ?? "", what: "query")
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `ingest status` and serve's `/healthz` and `/readyz`: ready on a working library, and each
-/// failed check named, with what was found, when it is not.
+/// `ingest status`: ready on a working library, and each failed check named, with what was found,
+/// when it is not. Serve's `/healthz` and `/readyz` are tested in-process (`WebTests.HealthRouteTests`).
 final class HealthTests: XCTestCase {
     /// Ingested samples whose catalogue lies outside the library, so the library can be made
     /// read-only while the catalogue still answers.
@@ -53,24 +53,5 @@ final class HealthTests: XCTestCase {
         XCTAssertTrue(readOnly.stdout.hasPrefix("NOT READY\n"), readOnly.stdout)
         let line = try XCTUnwrap(readOnly.stdout.split(separator: "\n").first { $0.contains("library") })
         XCTAssertTrue(line.contains("FAIL") && line.contains(work.library.lastPathComponent), String(line))
-    }
-
-    func testServe_healthzAndReadyz_sayWhatFailed() throws {
-        let work = try ingestedSamples()
-        let server = try ServeHarness(in: work.folder, test: self)
-        let health = try server.client.send("GET", "/healthz")
-        XCTAssertEqual(health.status, 200)
-        XCTAssertEqual(try health.json() as? [String: String], ["status": "up"])
-        let ready = try server.client.send("GET", "/readyz")
-        XCTAssertEqual(ready.status, 200, ready.text)
-        XCTAssertEqual((try ready.json() as? [String: Any])?["ready"] as? Bool, true, ready.text)
-
-        try makeReadOnly(work.library)
-        let notReady = try server.client.send("GET", "/readyz")
-        XCTAssertEqual(notReady.status, 503, notReady.text)
-        let found = try checks(try notReady.json())
-        XCTAssertEqual(found.filter { !$0.value.ok }.map(\.key), ["library"], notReady.text)
-        XCTAssertTrue(found["library"]?.detail.contains(work.library.path) == true, notReady.text)
-        XCTAssertEqual(try server.client.send("GET", "/healthz").status, 200, "the process is up all the same")
     }
 }

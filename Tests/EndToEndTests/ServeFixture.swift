@@ -1,21 +1,17 @@
 import Catalog
 import Foundation
-import Logging
 import TestSupport
 import XCTest
 
-/// The samples ingested, their products imported, and `ingest serve` running over them.
+/// The samples ingested, their products imported, and the built `ingest serve` running over them,
+/// for what needs the real server (WebTests test the routes in-process).
 struct ServedSamples {
     let work: SampleLibrary
     let server: ServeHarness
-    /// The PostgreSQL catalogue's URL; nil for the library's SQLite file.
-    let catalogURL: String?
     var client: HTTPClient { server.client }
 
-    init(for test: XCTestCase, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:],
-         catalogURL: String? = nil) throws {
-        self.catalogURL = catalogURL
-        work = try SampleLibrary(for: test, settings: catalogURL.map { ["catalog": $0] } ?? [:])
+    init(for test: XCTestCase, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:]) throws {
+        work = try SampleLibrary(for: test)
         try work.run()
         let products = IngestHarness.packageRoot.appendingPathComponent("samples/products.tsv").path
         XCTAssertEqual(try work.ingest(["products", "import", products, "--quiet"]).status, 0)
@@ -23,8 +19,7 @@ struct ServedSamples {
     }
 
     func catalogue() throws -> Catalogue {
-        guard let catalogURL else { return try work.catalogue() }
-        return try Catalogue(.postgres(url: catalogURL), create: false, logger: Logger(label: "test"))
+        try work.catalogue()
     }
 
     /// The captures and their photo ids by position: what corrections change.

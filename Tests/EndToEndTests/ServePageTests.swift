@@ -3,113 +3,39 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `ingest serve`'s pages and JSON API over the ingested samples.
+/// `ingest serve` over a real socket: the built binary starts, listens and answers through its
+/// HTTP/1 stack — a page, the API, a file's range, a form with the tick boxes' `capture[]` names.
+/// Every route is tested in-process (`WebTests`); this one test shows the server they run in.
 final class ServePageTests: XCTestCase {
-    func testPages_answerWithSecurityHeadersAndNoInlineScriptOrStyle() throws {
+    func testServe_answersAPageTheAPIAFileAndAFormOverARealSocket() throws {
         let served = try ServedSamples(for: self)
-        let id = try served.capture(ofSet: "shelf-dump").id
-        for path in ["/", "/?rating=excellent&q=peanut", "/captures/\(id)", "/review", "/edits", "/assets/app.css"] {
-            let response = try served.client.send("GET", path)
-            XCTAssertEqual(response.status, 200, path)
-            let policy = try XCTUnwrap(response.headers["content-security-policy"], path)
-            XCTAssertTrue(policy.contains("script-src 'self'") && policy.contains("default-src 'none'"), policy)
-            XCTAssertFalse(policy.contains("unsafe-inline"), policy)
-            XCTAssertEqual(response.headers["x-content-type-options"], "nosniff")
-            XCTAssertEqual(response.headers["referrer-policy"], "same-origin")
-            guard path != "/assets/app.css" else { continue }
-            XCTAssertFalse(response.text.contains("<script>") || response.text.contains(" style=") || response.text.contains("<style"),
-                           "inline script or style in \(path)")
-            XCTAssertFalse(response.text.contains(" on") && response.text.range(of: #" on[a-z]+="#, options: .regularExpression) != nil,
-                           "an inline event handler in \(path)")
-        }
-        let catalogue = try served.client.send("GET", "/").text
-        XCTAssertTrue(catalogue.contains("7 captures"), catalogue)
-        XCTAssertTrue(catalogue.contains("Creamy Peanut Butter"), "product names from the import")
-    }
-
-    func testAPICaptures_pagedWithLimitAndBefore_giveExactlyWhatListJSONGives() throws {
-        let served = try ServedSamples(for: self)
-        let listed = try XCTUnwrap(try served.work.json(["list", "--json", "--all"]) as? [[String: Any]])
-        var paged: [[String: Any]] = []
-        var path = "/api/captures?limit=3"
-        var pages = 0
-        while true {
-            let page = try served.client.send("GET", path).object()
-            paged += try XCTUnwrap(page["captures"] as? [[String: Any]])
-            pages += 1
-            guard let next = page["next"] as? String else {
-                XCTAssertTrue(page["next"] is NSNull, "next is null on the last page")
-                break
-            }
-            path = "/api/captures?limit=3&before=\(next.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
-        }
-        XCTAssertEqual(pages, 3)
-        XCTAssertEqual(paged.count, 7)
-        XCTAssertEqual(paged.map { NSDictionary(dictionary: $0) }, listed.map { NSDictionary(dictionary: $0) },
-                       "the same keys and values as list --json, in the same order")
-    }
-
-    func testAPICapture_isWhatShowJSONPrints() throws {
-        let served = try ServedSamples(for: self)
-        let id = try served.capture(ofSet: "rotated-and-formats").id
-        let shown = try XCTUnwrap(try served.work.json(["show", id, "--json"]) as? [String: Any])
-        let answered = try served.client.send("GET", "/api/captures/\(id)").object()
-        XCTAssertEqual(NSDictionary(dictionary: answered), NSDictionary(dictionary: shown))
-        XCTAssertEqual((answered["photos"] as? [Any])?.count, 3)
-    }
-
-    func testAPICaptures_filtersAndALimitOutOfRange() throws {
-        let served = try ServedSamples(for: self)
-        func ids(_ query: String) throws -> [String] {
-            let page = try served.client.send("GET", "/api/captures?\(query)").object()
-            return try XCTUnwrap(page["captures"] as? [[String: Any]]).compactMap { $0["setName"] as? String }
-        }
-        XCTAssertEqual(try ids("nobarcode=1"), ["no-barcode"])
-        XCTAssertEqual(try ids("q=peanut"), ["shelf-dump"])
-        XCTAssertEqual(try ids("set=single-product"), ["single-product"])
-        XCTAssertEqual(try ids("barcode=0383935678262"), ["rotated-and-formats"])
-        XCTAssertEqual(try ids("until=2026-11-21").sorted(), ["bad-files", "rotated-and-formats"])
-        XCTAssertEqual(try ids("rating=poor"), [])
-        for query in ["limit=0", "limit=1001", "limit=x", "since=yesterday", "before=nowhere"] {
-            let response = try served.client.send("GET", "/api/captures?\(query)")
-            XCTAssertEqual(response.status, 400, query)
-            let error = try XCTUnwrap(try response.object()["error"] as? [String: Any], query)
-            XCTAssertNotNil(error["message"] as? String)
-        }
-        XCTAssertEqual(try served.client.send("GET", "/api/captures?limit=1000").status, 200)
-    }
-
-    func testUnknownCaptureOrPath_isA404PageOrJSONWithoutInternals() throws {
-        let served = try ServedSamples(for: self)
-        let page = try served.client.send("GET", "/captures/00000000-0000-0000-0000-000000000000")
-        XCTAssertEqual(page.status, 404)
+        let page = try served.client.send("GET", "/")
+        XCTAssertEqual(page.status, 200)
         XCTAssertTrue(page.headers["content-type"]?.hasPrefix("text/html") == true)
-        XCTAssertTrue(page.text.contains("no capture"), page.text)
-        let json = try served.client.send("GET", "/api/captures/zzzzzzzz")
-        XCTAssertEqual(json.status, 404)
-        XCTAssertNotNil(try json.object()["error"])
-        for response in [page, json, try served.client.send("GET", "/no/such/page")] {
-            for leak in ["Swift", "Error(", ".swift", "GRDB", "SQLITE", "Fatal"] {
-                XCTAssertFalse(response.text.contains(leak), "\(leak) in \(response.text)")
-            }
-        }
-    }
+        XCTAssertTrue(page.headers["content-security-policy"]?.contains("default-src 'none'") == true)
+        XCTAssertTrue(page.text.contains("7 captures"), page.text)
+        XCTAssertTrue(page.text.contains("name=\"capture[]\""), "tick boxes named for a list")
 
-    func testACaptureCommittedWhileServing_isShownWithoutARestart() throws {
-        let served = try ServedSamples(for: self)
-        let set = served.work.inbox.appendingPathComponent("arrived-later")
-        try FileManager.default.createDirectory(at: set, withIntermediateDirectories: true)
-        _ = try runPython("""
-            import sys, random
-            from PIL import Image
-            random.seed(7)
-            image = Image.new("RGB", (640, 480))
-            image.putdata([(random.randrange(256), random.randrange(256), random.randrange(256)) for _ in range(640 * 480)])
-            image.save(sys.argv[1] + "/a.jpg", quality=90)
-            """, arguments: [set.path])
-        XCTAssertEqual(try served.work.ingest(["run", "--quiet"]).status, 0)
-        let page = try served.client.send("GET", "/api/captures?set=arrived-later").object()
-        XCTAssertEqual((page["captures"] as? [Any])?.count, 1)
-        XCTAssertTrue(try served.client.send("GET", "/").text.contains("8 captures"))
+        let api = try served.client.send("GET", "/api/captures?limit=3").object()
+        XCTAssertEqual((api["captures"] as? [Any])?.count, 3)
+        XCTAssertNotNil(api["next"] as? String)
+
+        let photo = try XCTUnwrap(try served.catalogue().allPhotos().first)
+        let file = try Data(contentsOf: served.work.library.appendingPathComponent(photo.originalPath))
+        let part = try served.client.send("GET", "/photos/\(photo.id)/original", headers: ["Range": "bytes=0-99"])
+        XCTAssertEqual(part.status, 206)
+        XCTAssertEqual(part.body, file.prefix(100))
+        let head = try served.client.send("HEAD", "/photos/\(photo.id)/original")
+        XCTAssertEqual(head.headers["content-length"], String(file.count))
+        XCTAssertEqual(head.body.count, 0)
+
+        let (target, other) = (try served.capture(ofSet: "single-product").id, try served.capture(ofSet: "no-barcode").id)
+        let merge = try served.client.post("/captures/merge", form: [("capture[]", target), ("capture[]", other),
+                                                                      ("csrf", try served.csrfToken())])
+        XCTAssertEqual(merge.status, 303, merge.text)
+        XCTAssertNil(try served.layout()[other], "merged")
+        let repeated = try served.client.post("/captures/merge", form: [("capture", target), ("capture", other),
+                                                                         ("csrf", try served.csrfToken())])
+        XCTAssertEqual(repeated.status, 400, "a name sent twice is refused, not a 500: \(repeated.text)")
     }
 }

@@ -13,9 +13,23 @@ public struct SampleLibrary {
 
     /// Copies samples/ into a new temporary folder (removed when `test` ends), with file times set to now.
     public init(for test: XCTestCase, settings: [String: Any] = [:]) throws {
+        try self.init(in: try TemporaryFolder.make("samples"), settings: settings)
+        let folder = self.folder
+        test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// A copy of `template` (the folder of a work folder made by this type, its library filled or
+    /// not) in a new temporary folder removed when `test` ends: one `ingest run` for many tests.
+    public init(copying template: URL, for test: XCTestCase) throws {
         folder = try TemporaryFolder.make("samples")
         let folder = self.folder
         test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        try IngestHarness.shell("cp -a '\(template.path)'/. .", in: folder)
+    }
+
+    /// As `init(for:settings:)`, in `folder`, which the caller removes.
+    public init(in folder: URL, settings: [String: Any] = [:]) throws {
+        self.folder = folder
         let samples = IngestHarness.packageRoot.appendingPathComponent("samples").path
         try IngestHarness.shell(
             "mkdir inbox && for s in '\(samples)'/*/; do cp -a \"$s\" inbox/; done && find inbox -type f -exec touch {} +",

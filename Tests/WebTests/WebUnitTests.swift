@@ -17,14 +17,52 @@ final class ByteRangeTests: XCTestCase {
     }
 }
 
-final class FormBodyTests: XCTestCase {
-    func testFields_decodePlusAndEscapes_keepRepeatedNames_dropBrokenEscapes() {
-        let form = FormBody("capture=a&capture=b&name=Cr%C3%A8me+br%C3%BBl%C3%A9e&empty=&broken=%zz&%41=1")
-        XCTAssertEqual(form.values("capture"), ["a", "b"])
-        XCTAssertEqual(form.value("name"), "Crème brûlée")
-        XCTAssertNil(form.value("empty"))
-        XCTAssertNil(form.value("broken"), "a value that cannot be decoded counts as empty")
-        XCTAssertEqual(form.value("A"), "1")
+final class FormsTests: XCTestCase {
+    private struct Fields: Decodable {
+        var capture: [String]?
+        var name: String?
+        var empty: String?
+        var A: String?
+        var edit: String?
+        var count: Int?
+    }
+
+    func testDecode_plusAndEscapes_listsByBrackets_escapedNames() throws {
+        let form = try Forms.decode(Fields.self, "capture[]=a&capture%5B%5D=b&name=Cr%C3%A8me+br%C3%BBl%C3%A9e&empty=&%41=1&edit=12",
+                                    what: "form")
+        XCTAssertEqual(form.capture, ["a", "b"], "a list, its brackets sent as they are or escaped (as browsers do)")
+        XCTAssertEqual(form.name, "Crème brûlée")
+        XCTAssertEqual(form.empty, "")
+        XCTAssertNil(Forms.given(form.empty), "an empty field counts as absent")
+        XCTAssertEqual(Forms.given(" x \n"), "x")
+        XCTAssertEqual(form.A, "1")
+        XCTAssertEqual(form.edit, "12")
+        XCTAssertEqual(try Forms.number(form.edit, "edit"), 12)
+        XCTAssertNil(try Forms.number(form.empty, "edit"), "an empty number counts as absent")
+        XCTAssertThrowsError(try Forms.number("twelve", "edit")) {
+            XCTAssertEqual(($0 as? WebError)?.message, "edit must be a whole number, got 'twelve'.")
+        }
+        XCTAssertEqual(try Forms.decode(Fields.self, "name=%C3", what: "form").name, "\u{FFFD}",
+                       "bytes that are not UTF-8 are replaced (the decoder reads leniently), not refused")
+        XCTAssertNil(try Forms.decode(Fields.self, "", what: "form").capture)
+        XCTAssertNil(try Forms.decode(Fields.self, "unknown=1", what: "form").name, "names the form does not take are left")
+    }
+
+    func testDecode_brokenEscapesRepeatedNamesAndWrongKinds_areA400SayingWhich() {
+        let cases: [(String, String)] = [
+            ("capture=a&capture=b", "names 'capture' more than once (several values are sent as capture[]"),
+            ("name=x&name=y", "names 'name' more than once"),
+            ("name=%zz", "broken escape"), ("name=100%", "broken escape"), ("name=%4", "broken escape"),
+            ("count=twelve", "a value has the wrong kind"),
+            ("capture=a", "'capture' has the wrong kind of value"),
+        ]
+        for (text, words) in cases {
+            XCTAssertThrowsError(try Forms.decode(Fields.self, text, what: "form"), text) { error in
+                let problem = ErrorMiddleware.problem(error, path: "/captures/merge")
+                XCTAssertEqual(problem.status, .badRequest, text)
+                XCTAssertTrue(problem.message.contains(words), "\(text): \(problem.message)")
+            }
+        }
     }
 }
 

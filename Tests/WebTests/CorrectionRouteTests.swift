@@ -3,8 +3,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Corrections through the pages' forms and the JSON API: each one edit, each undone.
-final class ServeCorrectionTests: XCTestCase {
+/// Corrections through the pages' forms and the JSON API, in this process (`RouterClient`): each
+/// one edit, each undone.
+final class CorrectionRouteTests: XCTestCase {
     func testForms_mergeThenUndo_giveBackTheCataloguesLayout() throws {
         try mergeThenUndo(try ServedSamples(for: self))
     }
@@ -27,7 +28,7 @@ final class ServeCorrectionTests: XCTestCase {
         let csrf = try served.csrfToken()
         let before = try served.layout()
         let (target, other) = (try served.capture(ofSet: "single-product").id, try served.capture(ofSet: "no-barcode").id)
-        let merge = try served.client.post("/captures/merge", form: [("capture", target), ("capture", other), ("csrf", csrf)])
+        let merge = try served.client.post("/captures/merge", form: [("capture[]", target), ("capture[]", other), ("csrf", csrf)])
         XCTAssertEqual(merge.status, 303, merge.text)
         let location = try XCTUnwrap(merge.headers["location"])
         XCTAssertTrue(location.hasPrefix("/captures/\(target)?edit="), location)
@@ -98,5 +99,41 @@ final class ServeCorrectionTests: XCTestCase {
             XCTAssertTrue(message.contains(words), message)
         }
         XCTAssertEqual(try served.layout(), before)
+    }
+
+    func testMalformedFormsAndQueries_areA400SayingWhy_andChangeNothing() throws {
+        let served = try ServedSamples(for: self)
+        let csrf = try served.csrfToken()
+        let before = try served.layout()
+        let (a, b) = (try served.capture(ofSet: "single-product").id, try served.capture(ofSet: "no-barcode").id)
+        let forms: [(String, String, String)] = [
+            ("/captures/merge", "capture=\(a)&capture=\(b)&csrf=\(csrf)", "more than once (several values are sent as capture[]"),
+            ("/captures/merge", "capture%5B%5D=\(a)&csrf=\(csrf)", "tick two captures"),
+            ("/captures/\(a)/barcode", "code=%zz&csrf=\(csrf)", "broken escape"),
+            ("/captures/\(a)/barcode", "csrf=\(csrf)&csrf=\(csrf)", "more than once"),
+            ("/captures/\(a)/split", "photo=+&csrf=\(csrf)", "the form has no photo"),
+        ]
+        for (path, body, words) in forms {
+            let response = try served.client.send("POST", path, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                  body: Data(body.utf8))
+            XCTAssertEqual(response.status, 400, "\(path) \(body): \(response.text)")
+            XCTAssertTrue(response.text.contains(words), "\(words): \(response.text)")
+        }
+        let queries: [(String, String)] = [
+            ("/?q=%zz", "the query has a broken escape"), ("/?q=a&q=b", "the query names"), ("/signin?next=%", "broken escape"),
+            ("/edits?before=x", "before must be a whole number"), ("/captures/\(a)?edit=x", "edit must be a whole number"),
+            ("/api/captures?q=%zz", "broken escape"), ("/api/edits?before=soon", "before must be a whole number"),
+        ]
+        for (path, words) in queries {
+            let response = try served.client.send("GET", path)
+            XCTAssertEqual(response.status, 400, "\(path): \(response.text)")
+            XCTAssertTrue(response.text.contains(words), "\(path): \(response.text)")
+        }
+        XCTAssertEqual(try served.layout(), before, "nothing changed")
+        // What a browser sends for two ticked boxes: the brackets escaped.
+        let merge = try served.client.send("POST", "/captures/merge", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                           body: Data("capture%5B%5D=\(a)&capture%5B%5D=\(b)&csrf=\(csrf)".utf8))
+        XCTAssertEqual(merge.status, 303, merge.text)
+        XCTAssertNil(try served.layout()[b])
     }
 }

@@ -1,0 +1,94 @@
+import Catalog
+import Foundation
+import TestSupport
+import XCTest
+
+/// Who may read and change what, in this process (`RouterClient`): loopback by default, a token
+/// (sign-in and session, or bearer), CSRF tokens for every change, `--read-only`. What needs the
+/// real server — another `Host`, refusing to start off loopback — is `EndToEndTests.ServeSecurityTests`.
+final class AccessRouteTests: XCTestCase {
+    private let token = "correct-horse-battery-staple-42"
+
+    func testLoopbackWithoutToken_aChangeWithoutTheCSRFTokenOrFromAnotherSite_isRefused() throws {
+        let served = try ServedSamples(for: self)
+        let (a, b) = (try served.capture(ofSet: "no-barcode").id, try served.capture(ofSet: "single-product").id)
+        let before = try served.layout()
+        let csrf = try served.csrfToken()
+        let refused: [(String, [(String, String)], [String: String])] = [
+            ("no token", [("capture[]", a), ("capture[]", b)], [:]),
+            ("a wrong token", [("capture[]", a), ("capture[]", b), ("csrf", String(repeating: "0", count: 64))], [:]),
+            ("another site's page", [("capture[]", a), ("capture[]", b), ("csrf", csrf)], ["Origin": "http://evil.example"]),
+            ("a cross-site fetch", [("capture[]", a), ("capture[]", b), ("csrf", csrf)], ["Sec-Fetch-Site": "cross-site"]),
+        ]
+        for (what, form, headers) in refused {
+            let response = try served.client.post("/captures/merge", form: form, headers: headers)
+            XCTAssertEqual(response.status, 403, what)
+        }
+        let json = try served.client.post("/api/captures/\(a)/merge", json: ["with": [b]])
+        XCTAssertEqual(json.status, 403, "JSON without X-CSRF-Token")
+        XCTAssertEqual(try served.layout(), before, "nothing changed")
+        let accepted = try served.client.post("/captures/merge", form: [("capture[]", a), ("capture[]", b), ("csrf", csrf)],
+                                              headers: ["Origin": "http://\(served.client.authority)"])
+        XCTAssertEqual(accepted.status, 303, accepted.text)
+        XCTAssertEqual(try served.layout().count, before.count - 1)
+    }
+
+    func testToken_browserSignsInOnceWithAnHttpOnlyStrictCookie_andChangesNeedItsCSRFToken() throws {
+        let served = try ServedSamples(for: self, token: token)
+        let client = served.client
+        let first = try client.send("GET", "/review")
+        XCTAssertEqual(first.status, 303)
+        XCTAssertEqual(first.headers["location"], "/signin?next=%2Freview")
+        XCTAssertEqual(try client.send("GET", "/photos/x/thumbnail").status, 303)
+        XCTAssertEqual(try client.post("/signin", form: [("token", "wrong-token-wrong-token"), ("next", "/review")]).status, 401)
+        let signIn = try client.post("/signin", form: [("token", token), ("next", "/review")])
+        XCTAssertEqual(signIn.status, 303)
+        XCTAssertEqual(signIn.headers["location"], "/review")
+        let cookie = try XCTUnwrap(signIn.cookies.first)
+        XCTAssertTrue(cookie.contains("HttpOnly"), cookie)
+        XCTAssertTrue(cookie.contains("SameSite=Strict"), cookie)
+        let session = String(cookie.prefix { $0 != ";" })
+        let page = try client.send("GET", "/", headers: ["Cookie": session])
+        XCTAssertEqual(page.status, 200)
+        let csrf = try XCTUnwrap(page.text.range(of: #"(?<=name="csrf-token" content=")[0-9a-f]{64}"#, options: .regularExpression)
+            .map { String(page.text[$0]) })
+        let id = try served.capture(ofSet: "shelf-dump").id
+        let withoutCSRF = try client.post("/captures/\(id)/barcode", form: [("none", "1")], headers: ["Cookie": session])
+        XCTAssertEqual(withoutCSRF.status, 403)
+        let withCSRF = try client.post("/captures/\(id)/barcode", form: [("none", "1"), ("csrf", csrf)], headers: ["Cookie": session])
+        XCTAssertEqual(withCSRF.status, 303, withCSRF.text)
+        XCTAssertNil(try served.catalogue().capture(id: id)?.barcode)
+        let signOut = try client.post("/signout", form: [("csrf", csrf)], headers: ["Cookie": session])
+        XCTAssertEqual(signOut.status, 303)
+        XCTAssertEqual(try client.send("GET", "/", headers: ["Cookie": session]).status, 303, "the session ended")
+    }
+
+    func testToken_theAPITakesItAsABearerTokenAndNothingElse() throws {
+        let served = try ServedSamples(for: self, token: token)
+        let client = served.client
+        let refused = try client.send("GET", "/api/captures")
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertNotNil(refused.headers["www-authenticate"])
+        XCTAssertNotNil(try refused.object()["error"])
+        XCTAssertEqual(try client.send("GET", "/api/captures", headers: ["Authorization": "Bearer not-the-token-at-all"]).status, 401)
+        let bearer = ["Authorization": "Bearer \(token)"]
+        XCTAssertEqual(try client.send("GET", "/api/captures", headers: bearer).status, 200)
+        let id = try served.capture(ofSet: "no-barcode").id
+        XCTAssertEqual(try client.post("/api/captures/\(id)/barcode", json: ["code": "4006381333931"]).status, 401)
+        let set = try client.post("/api/captures/\(id)/barcode", json: ["code": "4006381333931"], headers: bearer)
+        XCTAssertEqual(set.status, 200, set.text)
+        XCTAssertEqual(try served.catalogue().capture(id: id)?.gtin13, "4006381333931")
+    }
+
+    func testReadOnly_refusesEveryCorrectionAndOffersNone() throws {
+        let served = try ServedSamples(for: self, readOnly: true)
+        let id = try served.capture(ofSet: "shelf-dump").id
+        let csrf = try served.csrfToken()
+        XCTAssertEqual(try served.client.post("/captures/\(id)/delete", form: [("csrf", csrf)]).status, 403)
+        XCTAssertEqual(try served.client.post("/api/captures/\(id)/delete", json: [:], headers: ["X-CSRF-Token": csrf]).status, 403)
+        XCTAssertNotNil(try served.catalogue().capture(id: id))
+        let page = try served.client.send("GET", "/captures/\(id)").text
+        XCTAssertFalse(page.contains("method=\"post\""), "no correction offered")
+        XCTAssertTrue(page.contains("read-only"))
+    }
+}
