@@ -2,7 +2,6 @@
 import ArgumentParser
 import Catalog
 import Foundation
-import Imaging
 import Pipeline
 import Synchronization
 import Web
@@ -41,38 +40,36 @@ extension Ingest {
         @OptionGroup var lock: LockOptions
 
         func run() throws {
-            let settings = try Self.reportingUsageErrors { () throws -> ServeSettings in
-                do {
-                    return try ServeSettings(listen: listen, token: token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"],
+            let settings: ServeSettings
+            do {
+                settings = try ServeSettings(listen: listen, token: token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"],
                                              readOnly: readOnly)
-                } catch let error as ServeSettingsError {
-                    throw UsageError(message: error.description)
-                }
+            } catch {
+                throw ExitCode.validationFailure(saying: error.description)
             }
             let metrics = MetricsExporter.bootstrap()
             guard watch else {
-                let (config, logger, catalogue) = try options.openCatalogue()
-                defer { try? catalogue.close() }
-                let server = WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger, metrics: metrics)
-                return try serve(server, config: config)
+                return try withCommandContext(options) { context in
+                    try serve(WebServer(settings: settings, catalogue: context.catalogue, config: context.config,
+                                        logger: context.logger, metrics: metrics), config: context.config)
+                }
             }
-            let config = try Self.reportingUsageErrors { try options.loadConfig() }
-            ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
-            let logger = options.bootstrapLogging()
-            let loop = try WatchLoop(config: config, logger: logger, lock: lock)
-            defer { loop.close() }
-            let server = WebServer(settings: settings, catalogue: loop.catalogue, config: config, logger: logger, metrics: metrics,
-                                   ingesting: loop.watch.isIngesting)
-            let stopped = loop.runInBackground { error in
-                guard let error else { return }
-                // Serving uploads that nothing ingests would hide the failure: stop, and let the
-                // service manager restart the whole.
-                logger.critical("the watch stopped; ingest serve --watch exits", metadata: ["error": "\(error)"])
-                Foundation.exit(1)
+            try withCommandContext(options, .ingesting(lock)) { context in
+                let loop = try WatchLoop(context)
+                let server = WebServer(settings: settings, catalogue: context.catalogue, config: context.config, logger: context.logger,
+                                       metrics: metrics, ingesting: loop.watch.isIngesting)
+                let logger = context.logger
+                let stopped = loop.runInBackground { error in
+                    guard let error else { return }
+                    // Serving uploads that nothing ingests would hide the failure: stop, and let the
+                    // service manager restart the whole.
+                    logger.critical("the watch stopped; ingest serve --watch exits", metadata: ["error": "\(error)"])
+                    Foundation.exit(1)
+                }
+                try serve(server, config: context.config)
+                loop.watch.requestStop()
+                stopped.wait()
             }
-            try serve(server, config: config)
-            loop.watch.requestStop()
-            stopped.wait()
         }
 
         /// Serves until a signal stops the server.
