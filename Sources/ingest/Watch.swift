@@ -5,7 +5,7 @@ import Pipeline
 
 extension Ingest {
     /// `ingest watch`: a foreground daemon that ingests each photo set as soon as it is complete.
-    struct Watch: ParsableCommand {
+    struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Watches the inbox and ingests each photo set as soon as it is complete.",
             discussion: """
@@ -34,18 +34,19 @@ extension Ingest {
             if !(graceSeconds >= 0) { throw ValidationError("--grace-seconds must be 0 or more.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let exporter = metrics.map { _ in MetricsExporter.bootstrap() }
-            try withCommandContext(options, .ingesting(lock)) { context in
+            try await withCommandContext(options, .ingesting(lock)) { context in
                 let loop = try WatchLoop(context)
                 if let metrics, let exporter {
                     let token = token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"]
-                    let url = try MetricsEndpoint.start(listen: metrics, token: token, context: context, metrics: exporter)
+                    let url = try await MetricsEndpoint.start(listen: metrics, token: token, context: context, metrics: exporter)
                     // Unbuffered, as serve's: whoever started the watch reads the URL at once.
                     FileHandle.standardOutput.write(Data("metrics at \(url)/metrics\n".utf8))
                 }
                 let signals = StopSignals(graceSeconds: graceSeconds, logger: context.logger) { loop.watch.requestStop() }
-                try withExtendedLifetime(signals) { try loop.watch.run() }
+                defer { withExtendedLifetime(signals) {} }
+                try await loop.run()
             }
         }
     }

@@ -3,7 +3,8 @@ import Foundation
 import Pipeline
 
 /// The inbox's watch for `ingest watch` and `ingest serve --watch`, over a context opened for
-/// ingesting (the lock, the catalogue, the worker session).
+/// ingesting (the lock, the catalogue, the worker session). The watch blocks its thread for as
+/// long as it runs, so it gets a thread of its own, which the command awaits.
 final class WatchLoop: Sendable {
     let watch: IngestWatch
 
@@ -18,22 +19,22 @@ final class WatchLoop: Sendable {
         }
     }
 
-    /// Runs the watch on a thread of its own; `finished` is called with what ended it (nil: a stop
-    /// asked with `watch.requestStop()`). Returns a wait for the thread's end.
-    func runInBackground(finished: @escaping @Sendable ((any Error)?) -> Void) -> DispatchSemaphore {
-        let done = DispatchSemaphore(value: 0)
+    /// Watches and ingests, on a thread of its own, until `watch.requestStop()` (one asked before
+    /// the thread starts counts too), then returns once the sets in flight are committed. Throws
+    /// what ended the watch otherwise: the inbox gone, a full disk.
+    func run() async throws {
         let watch = watch
-        let thread = Thread {
-            do {
-                try watch.run()
-                finished(nil)
-            } catch {
-                finished(error)
+        try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Void, any Error>) in
+            let thread = Thread {
+                do {
+                    try watch.run()
+                    finished.resume()
+                } catch {
+                    finished.resume(throwing: error)
+                }
             }
-            done.signal()
+            thread.name = "ingest-watch"
+            thread.start()
         }
-        thread.name = "ingest-watch"
-        thread.start()
-        return done
     }
 }
