@@ -146,7 +146,7 @@ final class CommandContext: Sendable {
         }
     }
 
-    /// The configuration's catalogue, made when `creating` (only `run` and `watch` make one);
+    /// The configuration's catalogue, made when `creating` (only the commands that ingest make one);
     /// otherwise it must exist, and without it the command exits 1 having made nothing.
     private static func openCatalogue(_ config: PipelineConfig, logger: Logger, creating: Bool, _ options: CommonOptions)
         throws -> Catalogue {
