@@ -22,17 +22,17 @@ extension Ingest {
         var file: String
 
         func run() throws {
-            let (_, _, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            let destination = PipelineConfig.resolve(file, against: FileManager.default.currentDirectoryPath)
-            do {
-                let counts = try catalogue.backup(to: destination)
-                if !options.quiet {
-                    printEscaped("backed up \(counts.captures) captures, \(counts.photos) photos, \(counts.hits) barcode hits to \(destination)")
+            try withCommandContext(options) { context in
+                let destination = PipelineConfig.resolve(file, against: FileManager.default.currentDirectoryPath)
+                do {
+                    let counts = try context.catalogue.backup(to: destination)
+                    if !options.quiet {
+                        printEscaped("backed up \(counts.captures) captures, \(counts.photos) photos, \(counts.hits) barcode hits to \(destination)")
+                    }
+                } catch let error as CatalogError {
+                    FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
+                    throw ExitCode.failure
                 }
-            } catch let error as CatalogError {
-                FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
-                throw ExitCode(1)
             }
         }
     }

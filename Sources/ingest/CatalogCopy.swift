@@ -33,24 +33,25 @@ extension Ingest {
         var to: String
 
         func run() throws {
-            let (config, logger, source) = try options.openCatalogue()
-            defer { try? source.close() }
-            let location = CatalogueLocation(CatalogueLocation.isURL(to) ? to
-                : PipelineConfig.resolve(to, against: FileManager.default.currentDirectoryPath))
-            if let problem = location.problem { throw ValidationError("--to is not a PostgreSQL URL libpq can read (\(problem)).") }
-            do {
-                let destination = try Catalogue(location, waitSeconds: config.catalogWaitSeconds, logger: logger)
-                defer { try? destination.close() }
-                let report = try source.copy(to: destination)
-                guard !options.quiet else { return }
-                printEscaped("copied \(source.path) to \(destination.path); row counts and checksums equal")
-                for table in report.tables {
-                    printEscaped("  " + table.name.padding(toLength: 12, withPad: " ", startingAt: 0)
-                        + String(format: "%10d  ", table.rows) + table.checksum)
+            try withCommandContext(options) { context in
+                let source = context.catalogue
+                let location = CatalogueLocation(CatalogueLocation.isURL(to) ? to
+                    : PipelineConfig.resolve(to, against: FileManager.default.currentDirectoryPath))
+                if let problem = location.problem { throw ValidationError("--to is not a PostgreSQL URL libpq can read (\(problem)).") }
+                do {
+                    let destination = try Catalogue(location, waitSeconds: context.config.catalogWaitSeconds, logger: context.logger)
+                    defer { try? destination.close() }
+                    let report = try source.copy(to: destination)
+                    guard !options.quiet else { return }
+                    printEscaped("copied \(source.path) to \(destination.path); row counts and checksums equal")
+                    for table in report.tables {
+                        printEscaped("  " + table.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+                            + String(format: "%10d  ", table.rows) + table.checksum)
+                    }
+                } catch let error as CatalogError {
+                    FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
+                    throw ExitCode.failure
                 }
-            } catch let error as CatalogError {
-                FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
-                throw ExitCode(1)
             }
         }
     }

@@ -9,10 +9,10 @@ extension ParsableCommand {
     /// photos, make the correction as one recorded edit, say what it did and how to undo it. A
     /// correction that does not fit the captures exits 1 with the reason; nothing is changed.
     static func correcting(_ options: CommonOptions, _ correction: (Catalogue) throws -> Correction) throws {
-        let (_, logger, catalogue) = try options.openCatalogue()
-        defer { try? catalogue.close() }
-        let asked = try correction(catalogue)
-        let edit = try refusing { try Corrector(catalogue: catalogue, logger: logger, origin: "cli").apply(asked) }
+        let edit = try withCommandContext(options) { context in
+            let asked = try correction(context.catalogue)
+            return try refusing { try Corrector(catalogue: context.catalogue, logger: context.logger, origin: "cli").apply(asked) }
+        }
         if !options.quiet { printEscaped("edit #\(edit.id): \(edit.summary); ingest undo \(edit.id) reverts it") }
     }
 
@@ -25,7 +25,7 @@ extension ParsableCommand {
         } catch let error as EditError {
             FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
         }
-        throw ExitCode(1)
+        throw ExitCode.failure
     }
 
     /// The id of the capture `prefix` names; exits 1 saying so when none or several do.
@@ -38,7 +38,7 @@ extension ParsableCommand {
         let found = try refusing { try catalogue.photo(idPrefix: prefix) }
         guard let found else {
             FileHandle.standardError.write(Data("ingest: no photo id starts with '\(prefix)'; see ingest show --json.\n".utf8))
-            throw ExitCode(1)
+            throw ExitCode.failure
         }
         return found
     }

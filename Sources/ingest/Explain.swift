@@ -27,8 +27,7 @@ extension Ingest {
         var photos: [String]
 
         func run() throws {
-            let config = try Self.reportingUsageErrors { try options.loadConfig() }
-            _ = options.bootstrapLogging()
+            let (config, _) = try CommandContext.configuration(options)
             let analyzer = try PhotoAnalyzer(config: config, stagingFolder: NSTemporaryDirectory())
             var explanations: [BarcodeExplanation] = []
             var failed = false
@@ -42,7 +41,7 @@ extension Ingest {
                 }
             }
             if json { try printJSON(explanations) }
-            if failed { throw ExitCode(1) }
+            if failed { throw ExitCode.failure }
         }
 
         /// One photo's explanation as lines a person reads: a line per event, then the outcome.

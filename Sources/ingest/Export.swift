@@ -37,25 +37,25 @@ extension Ingest {
         }
 
         func run() throws {
-            let (config, logger, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            if let htmlFolder {
-                let written = try StaticExport(catalogue: catalogue, library: config.library, logger: logger)
-                    .write(to: htmlFolder)
-                if !options.quiet {
-                    let pages = written.pages == 1 ? "1 page" : "\(written.pages) pages"
-                    FileHandle.standardError.write(Data("""
-                        exported \(written.captures) captures (\(pages), \(written.thumbnails) thumbnails) to \(htmlFolder); \
-                        open \((htmlFolder as NSString).appendingPathComponent("index.html"))
+            try withCommandContext(options) { context in
+                if let htmlFolder {
+                    let written = try StaticExport(catalogue: context.catalogue, library: context.config.library, logger: context.logger)
+                        .write(to: htmlFolder)
+                    if !options.quiet {
+                        let pages = written.pages == 1 ? "1 page" : "\(written.pages) pages"
+                        FileHandle.standardError.write(Data("""
+                            exported \(written.captures) captures (\(pages), \(written.thumbnails) thumbnails) to \(htmlFolder); \
+                            open \((htmlFolder as NSString).appendingPathComponent("index.html"))
 
-                        """.utf8))
+                            """.utf8))
+                    }
+                    return
                 }
-                return
-            }
-            guard let csvPath else { return }
-            let rows = try CatalogueExporter(catalogue: catalogue, rawCells: rawCells).writeCSV(toPath: csvPath, since: since?.seconds)
-            if csvPath != "-" && !options.quiet {
-                FileHandle.standardError.write(Data("exported \(rows) captures to \(csvPath)\n".utf8))
+                guard let csvPath else { return }
+                let rows = try CatalogueExporter(catalogue: context.catalogue, rawCells: rawCells).writeCSV(toPath: csvPath, since: since?.seconds)
+                if csvPath != "-" && !options.quiet {
+                    FileHandle.standardError.write(Data("exported \(rows) captures to \(csvPath)\n".utf8))
+                }
             }
         }
     }

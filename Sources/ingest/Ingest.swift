@@ -3,7 +3,7 @@ import Foundation
 
 /// The `ingest` command: turns an inbox of product photo sets into a searchable catalogue.
 @main
-struct Ingest: ParsableCommand {
+struct Ingest: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Turns folders of product photos into a searchable product catalogue.",
         subcommands: commands
@@ -22,10 +22,12 @@ struct Ingest: ParsableCommand {
         return commands
     }
 
-    static func main() {
+    /// Parses the command line and runs the command (awaiting it when it is asynchronous); an error
+    /// it throws becomes the process's exit code, as argument-parser maps it.
+    static func main() async {
         // A write past the file-size limit (RLIMIT_FSIZE) must fail with EFBIG, as a full disk fails
         // with ENOSPC, so the run stops cleanly with a message instead of being killed mid-commit.
         signal(SIGXFSZ, SIG_IGN)
-        main(nil)
+        await main(nil)
     }
 }

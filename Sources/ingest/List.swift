@@ -71,35 +71,36 @@ extension Ingest {
         }
 
         func run() throws {
-            let (_, _, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            let filter = CaptureFilter(barcode: barcode, setName: setName, since: since?.seconds, until: until?.untilSeconds,
-                                       noBarcode: noBarcode, rating: rating, agent: agent, search: search)
-            let cursor = try before.map { id in CaptureCursor(try Self.requiringCapture(id) { try catalogue.capture(idPrefix: id) }) }
-            if count { return print(try catalogue.count(matching: filter, before: cursor)) }
-            let agents = try catalogue.agents()
-            var output = json ? CaptureListOutput.json(agents: agents) : CaptureListOutput.table(agents: agents)
-            let pageSize = all ? nil : (limit ?? Self.pageSize)
-            var shown: [Capture] = []
-            var products: [String: Product] = [:]
-            // One more than the page: whether more match, without counting them when none do.
-            try catalogue.forEachCapture(matching: filter, limit: pageSize.map { $0 + 1 }, before: cursor) { capture, product in
-                shown.append(capture)
-                if let gtin13 = capture.gtin13, let product { products[gtin13] = product }
-                if pageSize == nil, shown.count == CaptureListOutput.chunkSize {
-                    output.write(shown, products: products)
-                    shown.removeAll(keepingCapacity: true)
-                    products.removeAll(keepingCapacity: true)
+            try withCommandContext(options) { context in
+                let catalogue = context.catalogue
+                let filter = CaptureFilter(barcode: barcode, setName: setName, since: since?.seconds, until: until?.untilSeconds,
+                                           noBarcode: noBarcode, rating: rating, agent: agent, search: search)
+                let cursor = try before.map { id in CaptureCursor(try Self.requiringCapture(id) { try catalogue.capture(idPrefix: id) }) }
+                if count { return print(try catalogue.count(matching: filter, before: cursor)) }
+                let agents = try catalogue.agents()
+                var output = json ? CaptureListOutput.json(agents: agents) : CaptureListOutput.table(agents: agents)
+                let pageSize = all ? nil : (limit ?? Self.pageSize)
+                var shown: [Capture] = []
+                var products: [String: Product] = [:]
+                // One more than the page: whether more match, without counting them when none do.
+                try catalogue.forEachCapture(matching: filter, limit: pageSize.map { $0 + 1 }, before: cursor) { capture, product in
+                    shown.append(capture)
+                    if let gtin13 = capture.gtin13, let product { products[gtin13] = product }
+                    if pageSize == nil, shown.count == CaptureListOutput.chunkSize {
+                        output.write(shown, products: products)
+                        shown.removeAll(keepingCapacity: true)
+                        products.removeAll(keepingCapacity: true)
+                    }
                 }
-            }
-            if let pageSize, shown.count > pageSize {
-                shown.removeLast()
-                output.write(shown, products: products)
-                output.finish()
-                try sayMore(after: shown, pageSize: pageSize, filter: filter, cursor: cursor, catalogue: catalogue)
-            } else {
-                output.write(shown, products: products)
-                output.finish()
+                if let pageSize, shown.count > pageSize {
+                    shown.removeLast()
+                    output.write(shown, products: products)
+                    output.finish()
+                    try sayMore(after: shown, pageSize: pageSize, filter: filter, cursor: cursor, catalogue: catalogue)
+                } else {
+                    output.write(shown, products: products)
+                    output.finish()
+                }
             }
         }
 

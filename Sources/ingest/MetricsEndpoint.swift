@@ -1,4 +1,4 @@
-import Catalog
+import ArgumentParser
 import Foundation
 import Logging
 import Pipeline
@@ -10,44 +10,39 @@ import Web
 /// `watch --metrics ADDRESS`: `/metrics`, `/healthz` and `/readyz` served beside the watch loop,
 /// under `ingest serve`'s access rules (loopback without a token, any other address with one).
 enum MetricsEndpoint {
-    /// Starts serving on Swift's concurrency threads until the process ends; returns once the port
-    /// is open, with its URL. Throws a `UsageError` for a bad address or token, and what stopped the
-    /// server from listening (the port taken).
-    static func start(listen: String, token: String?, config: PipelineConfig, catalogue: Catalogue, logger: Logger,
-                      metrics: MetricsExporter) throws -> String {
+    /// Starts serving the context's catalogue on Swift's concurrency threads until the process
+    /// ends; returns once the port is open, with its URL. A bad address or token exits 64; what
+    /// stopped the server from listening (the port taken) is thrown.
+    static func start(listen: String, token: String?, context: CommandContext, metrics: MetricsExporter) async throws -> String {
         #if canImport(Web)
         let settings: ServeSettings
         do {
             settings = try ServeSettings(listen: listen, token: token, readOnly: true)
         } catch {
-            throw UsageError(message: "--metrics: \(error)")
+            throw ExitCode.validationFailure(saying: "--metrics: \(error)")
         }
-        let server = WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger, metrics: metrics,
-                               surface: .monitoring)
-        let outcome = Mutex<Result<String, any Error>?>(nil)
-        let settled = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                try await server.run(stopsOnSignals: false) { url in
-                    outcome.withLock { $0 = .success(url) }
-                    settled.signal()
+        let server = WebServer(settings: settings, catalogue: context.catalogue, config: context.config, logger: context.logger,
+                               metrics: metrics, surface: .monitoring)
+        let logger = context.logger
+        return try await withCheckedThrowingContinuation { continuation in
+            Task {
+                // Told once: the URL when the port is open, or why it could not be.
+                let waiting = Mutex<CheckedContinuation<String, any Error>?>(continuation)
+                do {
+                    try await server.run(stopsOnSignals: false) { url in
+                        waiting.withLock { $0.take() }?.resume(returning: url)
+                    }
+                } catch {
+                    if let waiter = waiting.withLock({ $0.take() }) {
+                        waiter.resume(throwing: MetricsEndpointError(listen: listen, reason: "\(error)"))
+                    } else {
+                        logger.error("the metrics endpoint stopped", metadata: ["error": "\(error)"])
+                    }
                 }
-            } catch {
-                let first = outcome.withLock { result in
-                    defer { result = result ?? .failure(error) }
-                    return result == nil
-                }
-                if first { settled.signal() } else { logger.error("the metrics endpoint stopped", metadata: ["error": "\(error)"]) }
             }
         }
-        settled.wait()
-        do {
-            return try outcome.withLock { $0 }!.get()
-        } catch {
-            throw MetricsEndpointError(listen: listen, reason: "\(error)")
-        }
         #else
-        throw UsageError(message: "--metrics: this ingest was built without its HTTP server (INGEST_WITHOUT_WEB)")
+        throw ExitCode.validationFailure(saying: "--metrics: this ingest was built without its HTTP server (INGEST_WITHOUT_WEB)")
         #endif
     }
 }

@@ -35,26 +35,26 @@ extension Ingest.Products {
 
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
-            let (_, logger, catalogue) = try options.openCatalogue(progress: progress)
-            defer { try? catalogue.close() }
-            let path = PipelineConfig.resolve(file, against: FileManager.default.currentDirectoryPath)
-            let importer = ProductImport(
-                catalogue: catalogue, options: ProductImportOptions(strict: strict, onlyCatalogued: onlyCatalogued,
-                                                                    replaceManual: replaceManual),
-                logger: logger) { update in progress?.show(Self.describe(update)) }
-            let report: ProductImportReport
-            do {
-                report = try importer.run(path: path)
-            } catch let error as ProductImportError {
+            try withCommandContext(options, progress: progress) { context in
+                let path = PipelineConfig.resolve(file, against: FileManager.default.currentDirectoryPath)
+                let importer = ProductImport(
+                    catalogue: context.catalogue, options: ProductImportOptions(strict: strict, onlyCatalogued: onlyCatalogued,
+                                                                                replaceManual: replaceManual),
+                    logger: context.logger) { update in progress?.show(Self.describe(update)) }
+                let report: ProductImportReport
+                do {
+                    report = try importer.run(path: path)
+                } catch let error as ProductImportError {
+                    progress?.finish()
+                    FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
+                    throw ExitCode.failure
+                }
                 progress?.finish()
-                FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
-                throw ExitCode(1)
-            }
-            progress?.finish()
-            if !options.quiet || report.failure != nil { printEscaped(Self.summary(report), terminator: "") }
-            if let failure = report.failure {
-                FileHandle.standardError.write(Data("ingest: \(failure)\n".utf8))
-                throw ExitCode(1)
+                if !options.quiet || report.failure != nil { printEscaped(Self.summary(report), terminator: "") }
+                if let failure = report.failure {
+                    FileHandle.standardError.write(Data("ingest: \(failure)\n".utf8))
+                    throw ExitCode.failure
+                }
             }
         }
 

@@ -47,10 +47,10 @@ extension Ingest.Products {
         }
 
         func run() throws {
-            let (_, _, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            let product = try entry.store(in: catalogue)
-            if !options.quiet { printEscaped("stored \(ProductDescription.title(product)) for \(product.gtin14) (manual)") }
+            try withCommandContext(options) { context in
+                let product = try entry.store(in: context.catalogue)
+                if !options.quiet { printEscaped("stored \(ProductDescription.title(product)) for \(product.gtin14) (manual)") }
+            }
         }
     }
 }

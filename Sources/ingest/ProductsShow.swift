@@ -27,19 +27,19 @@ extension Ingest.Products {
         }
 
         func run() throws {
-            let (_, _, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            let keys = ProductCode.keys(for: code) ?? []
-            guard let product = try catalogue.product(gtin14Keys: keys) else {
-                let message = "ingest: no product for \(code) (GTIN-14 \(keys.joined(separator: " or "))); "
-                    + "import a dump with ingest products import, or enter it with ingest products set.\n"
-                FileHandle.standardError.write(Data(message.utf8))
-                throw ExitCode(1)
+            try withCommandContext(options) { context in
+                let keys = ProductCode.keys(for: code) ?? []
+                guard let product = try context.catalogue.product(gtin14Keys: keys) else {
+                    let message = "ingest: no product for \(code) (GTIN-14 \(keys.joined(separator: " or "))); "
+                        + "import a dump with ingest products import, or enter it with ingest products set.\n"
+                    FileHandle.standardError.write(Data(message.utf8))
+                    throw ExitCode.failure
+                }
+                if json { return try printJSON(ProductJSON(product)) }
+                let lines = ["product   " + ProductDescription(product: product, indent: "          ").lines.joined(separator: "\n"),
+                             "gtin14    \(product.aliasOf ?? product.gtin14) (code \(product.code))"]
+                printEscaped(lines.joined(separator: "\n"))
             }
-            if json { return try printJSON(ProductJSON(product)) }
-            let lines = ["product   " + ProductDescription(product: product, indent: "          ").lines.joined(separator: "\n"),
-                         "gtin14    \(product.aliasOf ?? product.gtin14) (code \(product.code))"]
-            printEscaped(lines.joined(separator: "\n"))
         }
     }
 
@@ -50,14 +50,14 @@ extension Ingest.Products {
         @OptionGroup var options: CommonOptions
 
         func run() throws {
-            let (_, _, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            let stats = try catalogue.productStats()
-            print("""
-                products   \(stats.fromDumps) from dumps, \(stats.manual) entered by hand
-                dump date  \(stats.newestModified.map { ProductDescription.time($0) + " (its newest row)" } ?? "no dump imported")
-                captures   \(stats.capturesWithProduct) with product data, \(stats.capturesWithoutProduct) without
-                """)
+            try withCommandContext(options) { context in
+                let stats = try context.catalogue.productStats()
+                print("""
+                    products   \(stats.fromDumps) from dumps, \(stats.manual) entered by hand
+                    dump date  \(stats.newestModified.map { ProductDescription.time($0) + " (its newest row)" } ?? "no dump imported")
+                    captures   \(stats.capturesWithProduct) with product data, \(stats.capturesWithoutProduct) without
+                    """)
+            }
         }
     }
 }

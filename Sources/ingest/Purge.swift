@@ -23,15 +23,15 @@ extension Ingest {
         var before: TimeBound?
 
         func run() throws {
-            let (config, logger, catalogue, libraryLock) = try options.openCatalogue(locking: lock)
-            defer { libraryLock?.release() }
-            defer { try? catalogue.close() }
             let cutoff = before.map { Corrector.now(Date(timeIntervalSince1970: $0.seconds)) }
-            let purge = try HeldFilePurger(config: config, catalogue: catalogue, logger: logger).purge(madeBefore: cutoff) {
-                print("left in the library: \(TerminalText.escaped($0.path)): \(TerminalText.escaped($0.reason))")
+            let purge = try withCommandContext(options, .changingLibrary(lock)) { context in
+                let purger = HeldFilePurger(config: context.config, catalogue: context.catalogue, logger: context.logger)
+                return try purger.purge(madeBefore: cutoff) {
+                    print("left in the library: \(TerminalText.escaped($0.path)): \(TerminalText.escaped($0.reason))")
+                }
             }
             if !options.quiet { print("purged \(purge.removed) files of deleted captures") }
-            if purge.left > 0 { throw ExitCode(1) }
+            if purge.left > 0 { throw ExitCode.failure }
         }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Catalog
 import Foundation
-import Imaging
 import Pipeline
 
 extension Ingest {
@@ -38,35 +37,22 @@ extension Ingest {
 
         func run() throws {
             let exporter = metricsFile.map { _ in MetricsExporter.bootstrap() }
-            let config = try Self.reportingUsageErrors { () throws -> PipelineConfig in
-                let config = try options.loadConfig()
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: config.inbox, isDirectory: &isFolder), isFolder.boolValue else {
-                    throw UsageError(message: "the inbox \(config.inbox) is not a folder (set \"inbox\" in the configuration or pass --inbox)")
-                }
-                return config
-            }
-            ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
             let progress = ProgressLine.onTerminal(quiet: options.quiet || options.logFormat == .json)
-            let logger = options.bootstrapLogging(progress: progress)
-            let libraryLock = try lock.lockLibrary(config, logger: logger)
-            defer { libraryLock?.release() }
-            let catalogue = try Catalogue(config.catalogLocation, waitSeconds: config.catalogWaitSeconds, logger: logger)
-            defer { try? catalogue.close() }
-            let worker = try WorkerSession.start(catalogue: catalogue, leaseSeconds: config.claimLeaseSeconds, logger: logger)
-            defer { worker.end() }
-            let run = IngestRun(config: config, catalogue: catalogue, logger: logger, worker: worker) { progress?.update($0) }
-            let summary = try run.run()
-            progress?.finish()
-            if let exporter, let metricsFile {
-                ServiceGauges.refresh(config: config, catalogue: catalogue)
-                try exporter.write(to: metricsFile)
+            try withCommandContext(options, .ingesting(lock), progress: progress) { context in
+                let run = IngestRun(config: context.config, catalogue: context.catalogue, logger: context.logger,
+                                    worker: context.worker) { progress?.update($0) }
+                let summary = try run.run()
+                progress?.finish()
+                if let exporter, let metricsFile {
+                    ServiceGauges.refresh(config: context.config, catalogue: context.catalogue)
+                    try exporter.write(to: metricsFile)
+                }
+                if options.logFormat == .json { context.logger.notice("run finished", metadata: summary.logMetadata) }
+                if !options.quiet || !summary.isClean {
+                    printEscaped(SummaryPrinter(summary: summary, config: context.config).text, terminator: "")
+                }
+                if !summary.isClean { throw ExitCode.failure }
             }
-            if options.logFormat == .json { logger.notice("run finished", metadata: summary.logMetadata) }
-            if !options.quiet || !summary.isClean {
-                printEscaped(SummaryPrinter(summary: summary, config: config).text, terminator: "")
-            }
-            if !summary.isClean { throw ExitCode(1) }
         }
     }
 }

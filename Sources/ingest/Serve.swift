@@ -2,14 +2,12 @@
 import ArgumentParser
 import Catalog
 import Foundation
-import Imaging
 import Pipeline
-import Synchronization
 import Web
 
 extension Ingest {
     /// `ingest serve`: the catalogue in a browser, with corrections.
-    struct Serve: ParsableCommand {
+    struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Serves the catalogue as web pages and a JSON API, with corrections, beside ingest watch.",
             discussion: """
@@ -40,70 +38,56 @@ extension Ingest {
 
         @OptionGroup var lock: LockOptions
 
-        func run() throws {
-            let settings = try Self.reportingUsageErrors { () throws -> ServeSettings in
-                do {
-                    return try ServeSettings(listen: listen, token: token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"],
+        func run() async throws {
+            let settings: ServeSettings
+            do {
+                settings = try ServeSettings(listen: listen, token: token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"],
                                              readOnly: readOnly)
-                } catch let error as ServeSettingsError {
-                    throw UsageError(message: error.description)
-                }
+            } catch {
+                throw ExitCode.validationFailure(saying: error.description)
             }
             let metrics = MetricsExporter.bootstrap()
             guard watch else {
-                let (config, logger, catalogue) = try options.openCatalogue()
-                defer { try? catalogue.close() }
-                let server = WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger, metrics: metrics)
-                return try serve(server, config: config)
+                return try await withCommandContext(options) { context in
+                    try await serve(WebServer(settings: settings, catalogue: context.catalogue, config: context.config,
+                                              logger: context.logger, metrics: metrics), config: context.config)
+                }
             }
-            let config = try Self.reportingUsageErrors { try options.loadConfig() }
-            ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
-            let logger = options.bootstrapLogging()
-            let loop = try WatchLoop(config: config, logger: logger, lock: lock)
-            defer { loop.close() }
-            let server = WebServer(settings: settings, catalogue: loop.catalogue, config: config, logger: logger, metrics: metrics,
-                                   ingesting: loop.watch.isIngesting)
-            let stopped = loop.runInBackground { error in
-                guard let error else { return }
-                // Serving uploads that nothing ingests would hide the failure: stop, and let the
-                // service manager restart the whole.
-                logger.critical("the watch stopped; ingest serve --watch exits", metadata: ["error": "\(error)"])
-                Foundation.exit(1)
+            try await withCommandContext(options, .ingesting(lock)) { context in
+                let loop = try WatchLoop(context)
+                let server = WebServer(settings: settings, catalogue: context.catalogue, config: context.config, logger: context.logger,
+                                       metrics: metrics, ingesting: loop.watch.isIngesting)
+                let logger = context.logger
+                let watching = Task {
+                    do {
+                        try await loop.run()
+                    } catch {
+                        // Serving uploads that nothing ingests would hide the failure: stop, and let the
+                        // service manager restart the whole.
+                        logger.critical("the watch stopped; ingest serve --watch exits", metadata: ["error": "\(error)"])
+                        Foundation.exit(1)
+                    }
+                }
+                // However serving ends, the sets in flight are committed before the catalogue closes.
+                var failure: (any Error)?
+                do {
+                    try await serve(server, config: context.config)
+                } catch {
+                    failure = error
+                }
+                loop.watch.requestStop()
+                await watching.value
+                if let failure { throw failure }
             }
-            try serve(server, config: config)
-            loop.watch.requestStop()
-            stopped.wait()
         }
 
         /// Serves until a signal stops the server.
-        private func serve(_ server: WebServer, config: PipelineConfig) throws {
-            try Self.waiting {
-                try await server.run { url in
-                    // Unbuffered: whoever started the server (a test, a script) reads the URL at once.
-                    let line = "serving \(config.catalog) at \(url)\(readOnly ? " (read-only)" : "")\(watch ? " and watching \(config.inbox)" : "")\n"
-                    FileHandle.standardOutput.write(Data(line.utf8))
-                }
+        private func serve(_ server: WebServer, config: PipelineConfig) async throws {
+            try await server.run { url in
+                // Unbuffered: whoever started the server (a test, a script) reads the URL at once.
+                let line = "serving \(config.catalog) at \(url)\(readOnly ? " (read-only)" : "")\(watch ? " and watching \(config.inbox)" : "")\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
             }
-        }
-
-        /// Runs `body` on Swift's concurrency threads and waits for it on this one: the command's
-        /// `run()` is synchronous, as every other command's.
-        static func waiting(_ body: @escaping @Sendable () async throws -> Void) throws {
-            let outcome = Mutex<Result<Void, any Error>?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            Task {
-                let result: Result<Void, any Error>
-                do {
-                    try await body()
-                    result = .success(())
-                } catch {
-                    result = .failure(error)
-                }
-                outcome.withLock { $0 = result }
-                done.signal()
-            }
-            done.wait()
-            try outcome.withLock { $0 }?.get()
         }
     }
 }

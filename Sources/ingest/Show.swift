@@ -24,18 +24,19 @@ extension Ingest {
         var json = false
 
         func run() throws {
-            let (config, _, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            let capture = try Self.requiringCapture(id) { try catalogue.capture(idPrefix: id) }
-            let photos = try catalogue.photos(ofCapture: capture.id).map { ($0, try catalogue.hits(ofPhoto: $0.id)) }
-            let agents = try catalogue.agents()
-            let product = try capture.gtin13.flatMap { try catalogue.products(forGTIN13s: [$0])[$0] }
-            if json {
-                try printJSON(CaptureJSON(capture, agents: agents, product: product, photos: photos.map(PhotoJSON.init)))
-            } else {
-                let description = CaptureDescription(capture: capture, agent: capture.agentId.flatMap { agents[$0] },
-                                                     product: product, photos: photos, library: config.library)
-                printEscaped(description.text, terminator: "")
+            try withCommandContext(options) { context in
+                let catalogue = context.catalogue
+                let capture = try Self.requiringCapture(id) { try catalogue.capture(idPrefix: id) }
+                let photos = try catalogue.photos(ofCapture: capture.id).map { ($0, try catalogue.hits(ofPhoto: $0.id)) }
+                let agents = try catalogue.agents()
+                let product = try capture.gtin13.flatMap { try catalogue.products(forGTIN13s: [$0])[$0] }
+                if json {
+                    try printJSON(CaptureJSON(capture, agents: agents, product: product, photos: photos.map(PhotoJSON.init)))
+                } else {
+                    let description = CaptureDescription(capture: capture, agent: capture.agentId.flatMap { agents[$0] },
+                                                         product: product, photos: photos, library: context.config.library)
+                    printEscaped(description.text, terminator: "")
+                }
             }
         }
     }

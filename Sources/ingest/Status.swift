@@ -19,18 +19,18 @@ extension Ingest {
         var json = false
 
         func run() throws {
-            let (config, _, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            let readiness = Readiness(config: config, catalogue: catalogue)
-            if json {
-                try printJSON(readiness)
-            } else {
-                let width = readiness.checks.map(\.name.count).max() ?? 0
-                printEscaped((readiness.ready ? "ready" : "NOT READY") + "\n" + readiness.checks.map { check in
-                    "  " + check.name.padding(toLength: width, withPad: " ", startingAt: 0) + (check.ok ? "  ok    " : "  FAIL  ") + check.detail
-                }.joined(separator: "\n"))
+            try withCommandContext(options) { context in
+                let readiness = Readiness(config: context.config, catalogue: context.catalogue)
+                if json {
+                    try printJSON(readiness)
+                } else {
+                    let width = readiness.checks.map(\.name.count).max() ?? 0
+                    printEscaped((readiness.ready ? "ready" : "NOT READY") + "\n" + readiness.checks.map { check in
+                        "  " + check.name.padding(toLength: width, withPad: " ", startingAt: 0) + (check.ok ? "  ok    " : "  FAIL  ") + check.detail
+                    }.joined(separator: "\n"))
+                }
+                if !readiness.ready { throw ExitCode.failure }
             }
-            if !readiness.ready { throw ExitCode(1) }
         }
     }
 }

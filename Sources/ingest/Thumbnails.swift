@@ -31,26 +31,25 @@ extension Ingest {
 
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
-            let (config, logger, catalogue, libraryLock) = try options.openCatalogue(progress: progress, locking: lock)
-            defer { libraryLock?.release() }
-            defer { try? catalogue.close() }
-            let milestones = progress == nil ? ProgressMilestones(logger: logger) : nil
-            let thumbnailer = Thumbnailer(config: config, catalogue: catalogue, logger: logger) { update in
-                progress?.update(update)
-                milestones?.record(update)
-            }
             let printFailure = { (failure: FileReport) in
                 let line = "  \(TerminalText.escaped(failure.path)): \(TerminalText.escaped(failure.reason))"
                 if let progress { progress.print(line) } else { print(line) }
             }
-            let report = regenerate
-                ? try thumbnailer.regenerateThumbnails(width: width, onFailure: printFailure)
-                : try thumbnailer.makeMissingThumbnails(width: width, onFailure: printFailure)
+            let report = try withCommandContext(options, .changingLibrary(lock), progress: progress) { context in
+                let milestones = progress == nil ? ProgressMilestones(logger: context.logger) : nil
+                let thumbnailer = Thumbnailer(config: context.config, catalogue: context.catalogue, logger: context.logger) { update in
+                    progress?.update(update)
+                    milestones?.record(update)
+                }
+                return regenerate
+                    ? try thumbnailer.regenerateThumbnails(width: width, onFailure: printFailure)
+                    : try thumbnailer.makeMissingThumbnails(width: width, onFailure: printFailure)
+            }
             progress?.finish()
             if !options.quiet || report.failed > 0 {
                 print("thumbnails made \(report.made), failed \(report.failed), seconds \(String(format: "%.1f", report.seconds))")
             }
-            if report.failed > 0 { throw ExitCode(1) }
+            if report.failed > 0 { throw ExitCode.failure }
         }
     }
 }

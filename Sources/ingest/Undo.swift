@@ -33,15 +33,15 @@ extension Ingest {
         }
 
         func run() throws {
-            let (_, logger, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            if list {
-                let edits = try catalogue.edits(limit: limit)
-                printEscaped(edits.isEmpty ? "no edits" : edits.map(Self.line).joined(separator: "\n"))
-                return
+            try withCommandContext(options) { context in
+                if list {
+                    let edits = try context.catalogue.edits(limit: limit)
+                    printEscaped(edits.isEmpty ? "no edits" : edits.map(Self.line).joined(separator: "\n"))
+                    return
+                }
+                let undo = try Self.refusing { try Corrector(catalogue: context.catalogue, logger: context.logger, origin: "cli").undo(edit) }
+                if !options.quiet { printEscaped("edit #\(undo.id): \(undo.summary); ingest undo \(undo.id) makes it again") }
             }
-            let undo = try Self.refusing { try Corrector(catalogue: catalogue, logger: logger, origin: "cli").undo(edit) }
-            if !options.quiet { printEscaped("edit #\(undo.id): \(undo.summary); ingest undo \(undo.id) makes it again") }
         }
 
         /// `#12  2026-11-24T10:03:07.123Z  cli  merge  merged 2 captures into 3f2a1b2c (7 photos)  [undone by #13]`

@@ -45,18 +45,16 @@ extension Ingest {
 
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
-            let (config, logger, catalogue, libraryLock) = try options.openCatalogue(progress: progress, locking: lock)
-            defer { libraryLock?.release() }
-            defer { try? catalogue.close() }
-            let verifier = LibraryVerifier(config: config, catalogue: catalogue, logger: logger, thumbnailWidth: width) {
-                progress?.update($0)
-            }
             let printer = LibraryReportPrinter(progress: progress, quiet: options.quiet)
-            let report = try verifier.verify(quick ? .quick : sample.map { .sample($0) } ?? .full, repairing: repair,
-                                             onProblem: printer.print)
+            let report = try withCommandContext(options, .changingLibrary(lock), progress: progress) { context in
+                let verifier = LibraryVerifier(config: context.config, catalogue: context.catalogue, logger: context.logger,
+                                               thumbnailWidth: width) { progress?.update($0) }
+                return try verifier.verify(quick ? .quick : sample.map { .sample($0) } ?? .full, repairing: repair,
+                                           onProblem: printer.print)
+            }
             progress?.finish()
             printer.finish(report)
-            if !report.isClean { throw ExitCode(1) }
+            if !report.isClean { throw ExitCode.failure }
         }
     }
 }

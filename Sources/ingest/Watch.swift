@@ -1,12 +1,11 @@
 import ArgumentParser
 import Catalog
 import Foundation
-import Imaging
 import Pipeline
 
 extension Ingest {
     /// `ingest watch`: a foreground daemon that ingests each photo set as soon as it is complete.
-    struct Watch: ParsableCommand {
+    struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Watches the inbox and ingests each photo set as soon as it is complete.",
             discussion: """
@@ -35,24 +34,20 @@ extension Ingest {
             if !(graceSeconds >= 0) { throw ValidationError("--grace-seconds must be 0 or more.") }
         }
 
-        func run() throws {
-            let config = try Self.reportingUsageErrors { try options.loadConfig() }
+        func run() async throws {
             let exporter = metrics.map { _ in MetricsExporter.bootstrap() }
-            ImageLibraries.keepFreedBuffersForReuse(workers: config.workers)
-            let logger = options.bootstrapLogging()
-            let loop = try WatchLoop(config: config, logger: logger, lock: lock)
-            defer { loop.close() }
-            let watch = loop.watch
-            if let metrics, let exporter {
-                let url = try Self.reportingUsageErrors {
-                    try MetricsEndpoint.start(listen: metrics, token: token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"],
-                                              config: config, catalogue: loop.catalogue, logger: logger, metrics: exporter)
+            try await withCommandContext(options, .ingesting(lock)) { context in
+                let loop = try WatchLoop(context)
+                if let metrics, let exporter {
+                    let token = token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"]
+                    let url = try await MetricsEndpoint.start(listen: metrics, token: token, context: context, metrics: exporter)
+                    // Unbuffered, as serve's: whoever started the watch reads the URL at once.
+                    FileHandle.standardOutput.write(Data("metrics at \(url)/metrics\n".utf8))
                 }
-                // Unbuffered, as serve's: whoever started the watch reads the URL at once.
-                FileHandle.standardOutput.write(Data("metrics at \(url)/metrics\n".utf8))
+                let signals = StopSignals(graceSeconds: graceSeconds, logger: context.logger) { loop.watch.requestStop() }
+                defer { withExtendedLifetime(signals) {} }
+                try await loop.run()
             }
-            let signals = StopSignals(graceSeconds: graceSeconds, logger: logger) { watch.requestStop() }
-            try withExtendedLifetime(signals) { try watch.run() }
         }
     }
 }

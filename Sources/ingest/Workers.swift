@@ -20,15 +20,15 @@ extension Ingest {
         @OptionGroup var options: CommonOptions
 
         func run() throws {
-            let (config, _, catalogue) = try options.openCatalogue()
-            defer { try? catalogue.close() }
-            guard config.catalogLocation.isShared else {
-                let holder = LibraryLock.holder(library: config.library)
-                printEscaped("SQLite catalogue \(catalogue.path): one worker at a time, holding \(LibraryLock.path(library: config.library))")
-                printEscaped(holder.map { "worker: process \($0)" } ?? "no worker now")
-                return
+            try withCommandContext(options) { context in
+                guard context.config.catalogLocation.isShared else {
+                    let holder = LibraryLock.holder(library: context.config.library)
+                    printEscaped("SQLite catalogue \(context.catalogue.path): one worker at a time, holding \(LibraryLock.path(library: context.config.library))")
+                    printEscaped(holder.map { "worker: process \($0)" } ?? "no worker now")
+                    return
+                }
+                printEscaped(Self.table(try context.catalogue.workers()), terminator: "")
             }
-            printEscaped(Self.table(try catalogue.workers()), terminator: "")
         }
 
         /// One line per worker, then one per claim, indented.
