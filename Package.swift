@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ] + webPackages,
     targets: [
         // C libraries, each called from Imaging only (but libpq, from Catalog).
@@ -51,6 +52,11 @@ let package = Package(
         // (Imaging) needs no database (Catalog) to name a symbology.
         .target(name: "Vocabulary"),
 
+        // The one system-call layer for files and folders, on swift-system (`FileDescriptor`,
+        // `Errno`, `FilePath`): listing and walking folders, paths reached without following links,
+        // durable writes, and the few calls swift-system lacks. Every target that touches files uses it.
+        .target(name: "FileSystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+
         // Every call into the C libraries, behind Swift types: no C pointer leaves this target.
         .target(
             name: "Imaging",
@@ -62,7 +68,8 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Catalog", "Imaging", "Vocabulary",
+                "Catalog", "Imaging", "Vocabulary", "FileSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -71,7 +78,8 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "Vocabulary", "CLibPQ",
+                "Vocabulary", "CLibPQ", "FileSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,7 +88,7 @@ let package = Package(
         // written by `ingest export --html`) and the JSON of `list`, `show` and the web API.
         .target(
             name: "Views",
-            dependencies: ["Pipeline", "Catalog", "Vocabulary"]
+            dependencies: ["Pipeline", "Catalog", "Vocabulary", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .executableTarget(
             name: "ingest",
@@ -94,7 +102,8 @@ let package = Package(
         // A synthetic catalogue of any size for bench/scale.py and the memory tests; not a product.
         .executableTarget(
             name: "scale-fill",
-            dependencies: ["Catalog", "Imaging", "Vocabulary", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["Catalog", "Imaging", "Vocabulary", "FileSystem", .product(name: "SystemPackage", package: "swift-system"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]
         ),
 
@@ -111,7 +120,7 @@ let package = Package(
             exclude: ["Resources"]
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Vocabulary", "CImageOps", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "Vocabulary", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "Vocabulary", "FileSystem", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["Catalog", "Pipeline", "Vocabulary", "TestSupport"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Catalog", "Pipeline", "Vocabulary", "TestSupport"]),
     ] + webTargets,
@@ -146,7 +155,7 @@ var webTargets: [Target] {
         .target(
             name: "Web",
             dependencies: [
-                "Views", "Pipeline", "Catalog", "Imaging", "Vocabulary",
+                "Views", "Pipeline", "Catalog", "Imaging", "Vocabulary", "FileSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

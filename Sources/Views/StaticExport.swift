@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Logging
 import Pipeline
+import SystemPackage
 
 /// `ingest export --html DIR`: the catalogue's pages and a page per capture as files, with relative
 /// links, the stylesheet and script beside them and every thumbnail linked (or copied) in, to open
@@ -103,7 +104,7 @@ public struct StaticExport {
     /// errno's text for a Foundation error, which would say only "the operation could not be completed".
     private static func reason(_ error: any Error) -> String {
         let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO)
-        return String(cString: strerror(Int32(code)))
+        return Errno(rawValue: Int32(code)).description
     }
 }
 

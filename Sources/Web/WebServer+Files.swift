@@ -59,7 +59,7 @@ extension WebServer {
             return try LibraryFile.open(path, library: library)
         } catch {
             throw WebError.notFound("the file \(path) of photo \(photo.id) cannot be read from the library "
-                + "(\(String(cString: strerror(error.code)))); ingest verify checks the library.")
+                + "(\(error.reason)); ingest verify checks the library.")
         }
     }
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Catalog
+import FileSystem
 import Foundation
 import Logging
+import SystemPackage
 
 /// `scale-fill`: a synthetic catalogue of any size, written through the catalogue's own code, with
 /// its library files as hard links to one sample original and thumbnail. For `bench/scale.py` and
@@ -50,9 +52,8 @@ struct ScaleFill: ParsableCommand {
         defer { try? catalogue.close() }
         let sizes = thumbnailSize.split(separator: "x").compactMap { Int($0) }
         guard sizes.count == 2 else { throw FillError("--thumbnail-size must be WIDTHxHEIGHT") }
-        var info = stat()
-        guard stat(original, &info) == 0 else { throw FillError("cannot read \(original)") }
-        let maker = SyntheticSet(photosPerCapture: photosPerCapture, byteSize: Int64(info.st_size),
+        guard let info = try? FilePath(original).stat() else { throw FillError("cannot read \(original)") }
+        let maker = SyntheticSet(photosPerCapture: photosPerCapture, byteSize: info.size,
                                  modified: info.st_mtim, thumbWidth: sizes[0], thumbHeight: sizes[1],
                                  uniqueOriginals: uniqueOriginals)
         let sets = (captures + Self.setSize - 1) / Self.setSize
@@ -94,7 +95,11 @@ struct ScaleFill: ParsableCommand {
             for path in paths {
                 let target = (library as NSString).appendingPathComponent(path)
                 let source = try samples.copy(of: sample, as: role)
-                guard Glibc.link(source, target) == 0 else { throw FillError("cannot link \(target): \(String(cString: strerror(errno)))") }
+                do {
+                    try FilePath(source).link(to: FilePath(target))
+                } catch {
+                    throw FillError("cannot link \(target): \(error)")
+                }
             }
         }
     }

@@ -1,6 +1,8 @@
 import Catalog
+import FileSystem
 import Foundation
 import Imaging
+import SystemPackage
 import Vocabulary
 
 /// The rows of synthetic sets: deterministic, so every fill of the same size is the same catalogue.
@@ -63,17 +65,19 @@ struct SyntheticSet {
     static let uniqueModified: Int64 = 1_767_225_600_000_000_000
 
     /// Writes `photo`'s original of its own into `library`, whose folder exists, with
-    /// `uniqueModified` as its time: plain system calls, as the fill writes millions.
+    /// `uniqueModified` as its time: plain system calls (not flushed), as the fill writes millions.
     static func writeOriginal(_ photo: Photo, in library: String) throws {
         let path = library + "/" + photo.originalPath
-        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard file >= 0 else { throw FillError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { close(file) }
-        let bytes = content(of: photo.originalName)
-        var times = [timespec(tv_sec: Int(uniqueModified / 1_000_000_000), tv_nsec: 0),
-                     timespec(tv_sec: Int(uniqueModified / 1_000_000_000), tv_nsec: 0)]
-        guard write(file, bytes, bytes.count) == bytes.count, futimens(file, &times) == 0 else {
-            throw FillError("cannot write \(path): \(String(cString: strerror(errno)))")
+        let time = timespec(tv_sec: Int(uniqueModified / 1_000_000_000), tv_nsec: 0)
+        do {
+            let file = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                               permissions: .newFile)
+            try file.closeAfter {
+                try file.writeAll(content(of: photo.originalName))
+                try file.setTimes(accessed: time, modified: time)
+            }
+        } catch {
+            throw FillError("cannot write \(path): \(error)")
         }
     }
 

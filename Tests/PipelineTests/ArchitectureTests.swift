@@ -50,6 +50,18 @@ final class ArchitectureTests: XCTestCase {
                            "pixel code names symbologies and formats through Vocabulary, never the catalogue")
     }
 
+    func testFileSystem_standsOnSwiftSystemAlone_andIsTheOnlyTextOfErrno() throws {
+        try assertNoImport(in: ["FileSystem"], of: { !["SystemPackage", "Glibc"].contains($0) },
+                           "the system-call layer is below every target of ours: it imports swift-system and Glibc only")
+        // An errno's text is swift-system's `Errno.description`, not a `strerror` call of its own.
+        for target in ["FileSystem", "Catalog", "Imaging", "Pipeline", "Views", "Web", "ingest", "scale-fill"] {
+            for (file, _) in try imports(of: target) {
+                let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+                XCTAssertFalse(text.contains("strerror("), "\(file): use Errno(rawValue:).description")
+            }
+        }
+    }
+
     private func assertNoImport(in targets: [String], of forbidden: (String) -> Bool, _ rule: String) throws {
         for target in targets {
             for (file, modules) in try imports(of: target) {
@@ -64,7 +76,8 @@ final class ArchitectureTests: XCTestCase {
             .filter { $0.hasPrefix("C") && $0.dropFirst().first?.isUppercase == true && $0 != "CLibPQ" }
         XCTAssertTrue(cModules.contains("CVips") && cModules.contains("CZBar"), "\(cModules)")
         XCTAssertFalse(try imports(of: "Imaging").filter { !Set($0.modules).isDisjoint(with: cModules) }.isEmpty)
-        try assertNoImport(in: ["Pipeline", "Catalog", "Views", "Web", "ingest"], of: cModules.contains, "only Imaging imports the C libraries and shims")
+        try assertNoImport(in: ["FileSystem", "Pipeline", "Catalog", "Views", "Web", "ingest"], of: cModules.contains,
+                           "only Imaging imports the C libraries and shims")
         // libpq is the database's client: SQL stays in Catalog, behind one file, as each C library is.
         try assertNoImport(in: ["Pipeline", "Imaging", "Views", "Web", "ingest"], of: { $0 == "CLibPQ" }, "only Catalog talks to PostgreSQL")
         let libpqFiles = try imports(of: "Catalog").filter { $0.modules.contains("CLibPQ") }.map(\.file)
@@ -99,7 +112,7 @@ final class ArchitectureTests: XCTestCase {
     }
 
     func testSourceFiles_stayUnder300Lines() throws {
-        for target in ["Catalog", "Imaging", "Pipeline", "Views", "Web", "ingest"] {
+        for target in ["FileSystem", "Catalog", "Imaging", "Pipeline", "Views", "Web", "ingest"] {
             for (file, _) in try imports(of: target) {
                 let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
                 XCTAssertLessThanOrEqual(text.split(separator: "\n", omittingEmptySubsequences: false).count, 300,
@@ -150,7 +163,8 @@ final class ArchitectureTests: XCTestCase {
                     .matches(of: /(?:struct|class|enum|protocol|actor) ([A-Z][A-Za-z0-9]*)/).map { String($0.output.1) }
             })
         let libraries: Set<String> = ["Bool", "Int", "Double", "String", "Codable", "Decodable", "Sendable", "Atomic", "Mutex",
-                                      "Package", "Logger", "LoggingSystem", "GRDB", "DatabasePool", "FetchableRecord", "Row", "PQprepare"]
+                                      "Package", "Logger", "LoggingSystem", "GRDB", "DatabasePool", "FetchableRecord", "Row", "PQprepare",
+                                      "FileDescriptor", "Errno", "FilePath", "SystemPackage"]
         for match in doc.matches(of: /`([A-Z][A-Za-z0-9]*)(?:\.[a-z][A-Za-z0-9]*)?(?:\(\))?`/) {
             let name = String(match.output.1)
             guard name != name.uppercased() else { continue }  // SQL words, errno names, C calls in capitals

@@ -1,4 +1,5 @@
 import Catalog
+import FileSystem
 import Foundation
 @testable import Imaging
 @testable import Pipeline

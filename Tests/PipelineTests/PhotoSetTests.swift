@@ -1,5 +1,6 @@
 import Foundation
 import Catalog
+import FileSystem
 @testable import Imaging
 @testable import Pipeline
 import TestSupport

@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import SystemPackage
 
 extension Catalogue {
     /// Writes a consistent copy of the catalogue to `destination`, a SQLite file which must not
@@ -10,9 +12,8 @@ extension Catalogue {
         if let problem = NewFileDestination.problem(destination) {
             throw CatalogError.backupFailed(path: destination, reason: problem)
         }
-        let folder = (destination as NSString).deletingLastPathComponent
-        let temporary = (folder.isEmpty ? "." : folder) + "/.\((destination as NSString).lastPathComponent).partial-\(UUID().uuidString.prefix(8))"
-        defer { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
+        let temporary = DurableFile.temporaryPath(for: destination)
+        defer { for suffix in ["", "-wal", "-shm"] { try? FilePath(temporary + suffix).remove() } }
         do {
             if let sqlite = store as? SQLiteStore {
                 try sqlite.vacuum(into: temporary)
@@ -29,6 +30,8 @@ extension Catalogue {
             throw error
         } catch let error as SQLError {
             throw CatalogError.backupFailed(path: destination, reason: error.message)
+        } catch let error as FileOperationError {
+            throw CatalogError.backupFailed(path: destination, reason: error.description(about: destination))
         }
     }
 
@@ -44,21 +47,11 @@ extension Catalogue {
     }
 
     /// Flushes the file at `path`, renames it to `destination` and flushes the folder's new name.
-    private static func flushAndPlace(_ path: String, at destination: String) throws {
-        try flush(path, to: destination)
-        guard rename(path, destination) == 0 else {
-            throw CatalogError.backupFailed(path: destination, reason: "cannot rename the copy: \(String(cString: strerror(errno)))")
-        }
+    /// Throws `FileOperationError`.
+    private static func flushAndPlace(_ path: String, at destination: String) throws(FileOperationError) {
+        try DurableFile.sync(path)
+        try FileOperationError.attempt("rename the copy", destination) { try FilePath(path).rename(to: FilePath(destination)) }
         let folder = (destination as NSString).deletingLastPathComponent
-        try flush(folder.isEmpty ? "." : folder, to: destination)
-    }
-
-    /// Flushes the file or folder at `path` to the disk.
-    private static func flush(_ path: String, to destination: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        defer { if descriptor >= 0 { Glibc.close(descriptor) } }
-        guard descriptor >= 0, fsync(descriptor) == 0 else {
-            throw CatalogError.backupFailed(path: destination, reason: "cannot flush \(path): \(String(cString: strerror(errno)))")
-        }
+        try DurableFile.syncFolder(folder.isEmpty ? "." : folder)
     }
 }

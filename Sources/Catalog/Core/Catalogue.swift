@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SystemPackage
 
 /// The product catalogue: runs, captures, photos, barcode hits and products, in one SQLite file or
 /// one PostgreSQL database (`CatalogueLocation`).
@@ -61,7 +62,7 @@ public final class Catalogue: Sendable {
         } catch {
             // Foundation's text would say "The operation could not be completed"; errno says why.
             let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO)
-            throw CatalogError.cannotOpen(path: path, reason: String(cString: strerror(Int32(code))))
+            throw CatalogError.cannotOpen(path: path, reason: Errno(rawValue: Int32(code)).description)
         }
     }
 

@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// Writes the catalogue as CSV, one row per capture, for spreadsheets and shop imports.
 ///
@@ -53,29 +55,20 @@ public struct CatalogueExporter: Sendable {
     /// Throws `CatalogError.exportFailed` naming `path` when the file cannot be written.
     @discardableResult
     public func writeCSV(toPath path: String, since: Double? = nil) throws -> Int {
-        if path == "-" { return try write(since: since) { try Self.write($0, to: STDOUT_FILENO, path: path) } }
-        if let problem = NewFileDestination.problem(path, mayReplace: true) {
-            throw CatalogError.exportFailed(path: path, reason: problem)
+        do {
+            if path == "-" { return try write(since: since) { try FileDescriptor.standardOutput.writeAll($0) } }
+            if let problem = NewFileDestination.problem(path, mayReplace: true) {
+                throw CatalogError.exportFailed(path: path, reason: problem)
+            }
+            let rows = try DurableFile.write(path, replacing: true) { file in try write(since: since) { try file.writeAll($0) } }
+            let folder = (path as NSString).deletingLastPathComponent
+            try DurableFile.syncFolder(folder.isEmpty ? "." : folder)
+            return rows
+        } catch let error as FileOperationError {
+            throw CatalogError.exportFailed(path: path, reason: error.description(about: path))
+        } catch let error as Errno {
+            throw CatalogError.exportFailed(path: path, reason: "cannot write: \(error)")
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        let temporary = (folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).partial-\(UUID().uuidString.prefix(8))"
-        let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard file >= 0 else { throw Self.failure(path, "cannot create \(temporary)") }
-        var placed = false
-        defer {
-            Glibc.close(file)
-            if !placed { unlink(temporary) }
-        }
-        let rows = try write(since: since) { try Self.write($0, to: file, path: path) }
-        guard fsync(file) == 0 else { throw Self.failure(path, "cannot flush") }
-        guard rename(temporary, path) == 0 else { throw Self.failure(path, "cannot rename \(temporary) to it") }
-        placed = true
-        let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            defer { Glibc.close(folderDescriptor) }
-            guard fsync(folderDescriptor) == 0 else { throw Self.failure(path, "cannot flush its folder") }
-        }
-        return rows
     }
 
     /// The CSV, in chunks of about 64 KB passed to `output`; returns the number of capture rows.
@@ -138,20 +131,5 @@ public struct CatalogueExporter: Sendable {
         let thousandths = Int((value * 1000).rounded(.toNearestOrEven))
         let fraction = String(thousandths % 1000)
         return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
-
-    /// Writes all of `bytes` to the file descriptor `file`.
-    private static func write(_ bytes: [UInt8], to file: Int32, path: String) throws {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw failure(path, "cannot write") }
-            written += count
-        }
-    }
-
-    private static func failure(_ path: String, _ what: String) -> CatalogError {
-        CatalogError.exportFailed(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
     }
 }

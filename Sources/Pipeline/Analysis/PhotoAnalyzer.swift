@@ -1,7 +1,9 @@
 import Catalog
+import FileSystem
 import Foundation
 import Imaging
 import Logging
+import SystemPackage
 
 /// Analyses one photo: reads it once, decodes it once, and derives thumbnail, barcodes, time and quality.
 ///
@@ -90,7 +92,7 @@ public final class PhotoAnalyzer: Sendable {
         do {
             return try ContainedPath.withPath(file.absolutePath, below: inbox) { try FileSnapshot.read($0, maxBytes: maxBytes) }
         } catch let error as Errno {
-            throw [ELOOP, ENOTDIR].contains(error.code) ? PhotoError.symbolicLink : PhotoError.unreadable(error.description)
+            throw [.tooManySymbolicLinkLevels, .notDirectory].contains(error) ? PhotoError.symbolicLink : PhotoError.unreadable(error.description)
         }
     }
 

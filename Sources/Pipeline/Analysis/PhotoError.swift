@@ -1,3 +1,4 @@
+import FileSystem
 import Imaging
 
 /// Why a file in a set is not catalogued as a photo. Its `reason` is what the quarantine's

@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// The intent of one set's commit, written before any file of the set is placed or moved and removed
 /// once everything it names is done. A journal still present at start-up marks a commit a crash
@@ -51,7 +53,7 @@ struct CommitJournal: Codable, Sendable {
         try FileOperations.makeDirectories(folder)
         let path = (folder as NSString).appendingPathComponent(name)
         try FileOperations.write(Array(try JSONEncoder().encode(self)), to: path)
-        try FileOperations.syncDirectory(folder)
+        try DurableFile.syncFolder(folder)
         return path
     }
 
@@ -107,8 +109,8 @@ struct CommitJournal: Codable, Sendable {
         do {
             return try Directory.entries(of: path)
         } catch {
-            if error.code == ENOENT { return [] }
-            throw FileOperationError(operation: "list the commit journals in", path: path, code: error.code)
+            if error == .noSuchFileOrDirectory { return [] }
+            throw FileOperationError(operation: "list the commit journals in", path: path, error)
         }
     }
 
@@ -117,9 +119,9 @@ struct CommitJournal: Codable, Sendable {
     static func read(_ path: String) throws(FileOperationError) -> CommitJournal? {
         let bytes: [UInt8]
         do {
-            bytes = try FileDescriptor.contents(of: path, flags: O_NOFOLLOW)
+            bytes = try FileDescriptor.contents(of: FilePath(path), options: .noFollow)
         } catch {
-            throw FileOperationError(operation: "read the commit journal", path: path, code: error.code)
+            throw FileOperationError(operation: "read the commit journal", path: path, error)
         }
         return try? JSONDecoder().decode(CommitJournal.self, from: Data(bytes))
     }

@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// Step 4 of the commit protocol, and start-up recovery from the journals a crash left. Every step
 /// here is idempotent: each looks at what is on disk and does only what is still to be done, so a
@@ -80,8 +82,8 @@ extension SetCommitter {
         do {
             return try Directory.entries(of: layout.staging).filter { $0.isDirectory && !$0.isHidden }.map(\.name)
         } catch {
-            if error.code == ENOENT { return [] }
-            throw FileOperationError(operation: "list", path: layout.staging, code: error.code)
+            if error == .noSuchFileOrDirectory { return [] }
+            throw FileOperationError(operation: "list", path: layout.staging, error)
         }
     }
 
@@ -137,7 +139,7 @@ extension SetCommitter {
             }
         }
         for folder in Set((journal.asides ?? []).map { ($0.destination as NSString).deletingLastPathComponent }) {
-            try FileOperations.syncDirectory(folder)
+            try DurableFile.syncFolder(folder)
         }
         try removeEmptiedFolders(journal)
         try removeJournal(at: path)
@@ -155,7 +157,7 @@ extension SetCommitter {
                 continue
             }
             try FileOperations.remove(layout.absolute(entry.thumbnail))
-            unlink(entry.staged)
+            try? FilePath(entry.staged).remove()
         }
         if let context = journal.context { try removePlaced(layout.absolute(context.placed), keeping: context.source) }
         for folder in Set(journal.placed.map { (layout.absolute($0) as NSString).deletingLastPathComponent }) {
@@ -210,7 +212,7 @@ extension SetCommitter {
                 current = (current as NSString).deletingLastPathComponent
             }
         }
-        for folder in changed.union([inbox]) where FileOperations.exists(folder) { try FileOperations.syncDirectory(folder) }
+        for folder in changed.union([inbox]) where FileOperations.exists(folder) { try DurableFile.syncFolder(folder) }
     }
 
     /// The folders that hold the journal's destinations, where a killed copy or write left its temporary file.

@@ -1,6 +1,8 @@
 import Catalog
+import FileSystem
 import Foundation
 import Logging
+import SystemPackage
 
 /// Carries out the plans of analysed sets (`CommitPlan`): places files in the library and writes
 /// rows to the catalogue. Only one committer runs at a time (the writer queue), so it alone places
@@ -71,7 +73,7 @@ final class SetCommitter: Sendable {
         // Kept until the commit is decided: after a lost race the set is planned again, and a
         // duplicate discarded now may be the photo kept then.
         var lostRace = false
-        defer { if !lostRace { plan.discardedThumbnails.forEach { unlink($0) } } }
+        defer { if !lostRace { plan.discardedThumbnails.forEach { try? FilePath($0).remove() } } }
         if let problem = report.contextProblem {
             logger.warning("capture.json not used, the set is ingested without agent context",
                            metadata: ["set": "\(plan.set.name)", "error": "\(problem.reason)"])
@@ -107,7 +109,7 @@ final class SetCommitter: Sendable {
     /// The report of a set that is not committed: every file stays in the inbox for the next run;
     /// its staged `thumbnails` are removed.
     func keepInInbox(_ set: PhotoSet, thumbnails: [String], reason: String, contextProblem: FileReport? = nil) -> SetReport {
-        thumbnails.forEach { unlink($0) }
+        thumbnails.forEach { try? FilePath($0).remove() }
         var report = SetReport(of: set)
         report.contextProblem = contextProblem
         report.failed = set.files.map {
@@ -201,7 +203,7 @@ final class SetCommitter: Sendable {
             try makeFolder(of: placed)
             try inInbox(context.source) { try FileOperations.link($0, to: placed) }
         }
-        for folder in folders { try FileOperations.syncDirectory(folder) }
+        for folder in folders { try DurableFile.syncFolder(folder) }
         // Again once all is placed: a hard link shares the inode, so a write since the first check
         // shows here; a copy holds the analysed bytes only if its source did not change meanwhile.
         for entry in journal.entries {
@@ -234,7 +236,7 @@ final class SetCommitter: Sendable {
                 }
             }
         } catch let error as Errno {
-            throw FileOperationError(operation: "reach, through real folders of the inbox,", path: path, code: error.code)
+            throw FileOperationError(operation: "reach, through real folders of the inbox,", path: path, error)
         }
     }
 

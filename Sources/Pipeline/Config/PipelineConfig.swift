@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import SystemPackage
 import Vocabulary
 
 /// The settings of `pipeline.json`, validated. Relative paths resolve against the file's folder.
@@ -69,7 +70,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public static func load(path: String) throws -> PipelineConfig {
         let bytes: [UInt8]
         do {
-            bytes = try FileDescriptor.contents(of: path)
+            bytes = try FileDescriptor.contents(of: FilePath(path))
         } catch {
             throw ConfigError(file: path, message: "cannot read the file (\(error))")
         }

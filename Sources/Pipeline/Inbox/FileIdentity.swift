@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import SystemPackage
 
 /// What tells a file's content apart without reading it: writing changes the size or the modification
 /// time, replacing the file changes the inode. Recorded when a photo is read and compared before and
@@ -13,11 +14,10 @@ public struct FileIdentity: Codable, Sendable, Equatable {
 
     /// The identity of what is at `path` now (a symbolic link itself, not its target); nil when nothing is.
     static func of(_ path: String) -> FileIdentity? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return FileIdentity(size: Int64(info.st_size), modifiedSeconds: Int64(info.st_mtim.tv_sec),
-                            modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), device: UInt64(info.st_dev),
-                            inode: UInt64(info.st_ino))
+        guard let info = try? FilePath(path).stat(followTargetSymlink: false) else { return nil }
+        return FileIdentity(size: info.size, modifiedSeconds: Int64(info.st_mtim.tv_sec),
+                            modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), device: UInt64(info.deviceID.rawValue),
+                            inode: UInt64(info.inode.rawValue))
     }
 
     /// Same size and modification time: the same bytes, also for a copy on another file system

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import SystemPackage
 
 /// A photo file's bytes, read once, with the identity it had when read.
 struct FileSnapshot {
@@ -13,28 +14,29 @@ struct FileSnapshot {
     static func read(_ path: String, maxBytes: Int64) throws(PhotoError) -> FileSnapshot {
         let file: FileDescriptor
         do {
-            file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+            file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
         } catch {
-            throw error.code == ELOOP ? .symbolicLink : .unreadable(error.description)
+            throw error as? Errno == .tooManySymbolicLinkLevels ? .symbolicLink : .unreadable("\(error)")
         }
-        return try file.closeAfter { () throws(PhotoError) in try read(file, maxBytes: maxBytes) }
+        defer { try? file.close() }
+        return try read(file, maxBytes: maxBytes)
     }
 
     private static func read(_ file: FileDescriptor, maxBytes: Int64) throws(PhotoError) -> FileSnapshot {
-        let info = try unreadable { () throws(Errno) in try file.status() }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile(kind: kind(of: info.st_mode)) }
-        let size = Int64(info.st_size)
+        let info = try unreadable { try file.stat() }
+        guard info.type == .regular else { throw .notRegularFile(kind: kind(of: info.type)) }
+        let size = info.size
         guard size > 0 else { throw .empty }
         guard size <= maxBytes else { throw .tooLarge(bytes: size, limit: maxBytes) }
         var bytes = [UInt8](repeating: 0, count: Int(size))
-        let filled = try unreadable { () throws(Errno) in try file.read(into: &bytes) }
-        let after = try unreadable { () throws(Errno) in try file.status() }
-        guard filled == bytes.count, after.st_size == info.st_size,
+        let filled = try unreadable { try file.read(filling: &bytes) }
+        let after = try unreadable { try file.stat() }
+        guard filled == bytes.count, after.size == info.size,
               after.st_mtim.tv_sec == info.st_mtim.tv_sec, after.st_mtim.tv_nsec == info.st_mtim.tv_nsec else {
             throw .changedWhileReading
         }
         return FileSnapshot(bytes: bytes, size: size, modified: info.st_mtim,
-                            device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+                            device: UInt64(info.deviceID.rawValue), inode: UInt64(info.inode.rawValue))
     }
 
     /// The file's identity when it was read, to notice a later change before it is committed.
@@ -47,23 +49,23 @@ struct FileSnapshot {
     var sha256: String { Digest.sha256(bytes) }
 
     /// `body`'s result; its system error as the reason the file cannot be read.
-    private static func unreadable<T>(_ body: () throws(Errno) -> T) throws(PhotoError) -> T {
+    private static func unreadable<T>(_ body: () throws -> T) throws(PhotoError) -> T {
         do {
             return try body()
         } catch {
-            throw .unreadable(error.description)
+            throw .unreadable("\(error)")
         }
     }
 
     /// A short name for a non-regular file type, for reasons shown to the user.
-    private static func kind(of mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFDIR: "directory"
-        case S_IFLNK: "symbolic link"
-        case S_IFIFO: "FIFO"
-        case S_IFSOCK: "socket"
-        case S_IFCHR: "character device"
-        case S_IFBLK: "block device"
+    private static func kind(of type: FileType) -> String {
+        switch type {
+        case .directory: "directory"
+        case .symbolicLink: "symbolic link"
+        case .fifo: "FIFO"
+        case .socket: "socket"
+        case .characterSpecial: "character device"
+        case .blockSpecial: "block device"
         default: "special file"
         }
     }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// One inbox sub-folder and what it holds: candidate photos, and files the pipeline leaves alone.
@@ -26,7 +27,7 @@ public struct PhotoSet: Sendable {
         do {
             entries = try Directory.entries(of: inbox)
         } catch {
-            throw FileOperationError(operation: "list", path: inbox, code: error.code)
+            throw FileOperationError(operation: "list", path: inbox, error)
         }
         return try entries
             .filter { !$0.isHidden && $0.isDirectory }

@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// A file of the library, open for reading, reached by its catalogued path (relative to the library)
 /// through real folders only: no symbolic link is followed on the way or at the end, and only a
@@ -13,14 +15,14 @@ public final class LibraryFile: Sendable {
     /// The modification time, nanoseconds since 1970.
     public let modified: Int64
 
-    private init(descriptor: FileDescriptor, path: String, info: stat) {
+    private init(descriptor: FileDescriptor, path: String, info: Stat) {
         self.descriptor = descriptor
         self.path = path
-        size = Int64(info.st_size)
+        size = info.size
         modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 
-    deinit { descriptor.close() }
+    deinit { try? descriptor.close() }
 
     /// Opens `relative` below `library`. Throws `FileOperationError`: `EINVAL` for a path that is
     /// absolute, empty or has `.`, `..` or empty parts; `ELOOP` or `ENOTDIR` for a link on the way;
@@ -32,32 +34,25 @@ public final class LibraryFile: Sendable {
         }
         let root = library.hasSuffix("/") ? String(library.dropLast()) : library
         let absolute = root + "/" + relative
-        do {
-            let file = try ContainedPath.withPath(absolute, below: root) { path throws(Errno) in
-                try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        return try FileOperationError.attempt("open", relative) {
+            let file = try ContainedPath.withPath(absolute, below: root) { path in
+                try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
             }
-            let info: stat
+            let info: Stat
             do {
-                info = try file.status()
+                info = try file.stat()
+                guard info.type == .regular else { throw Errno.isDirectory }
             } catch {
-                file.close()
+                try? file.close()
                 throw error
             }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                file.close()
-                throw Errno(code: EISDIR)
-            }
             return LibraryFile(descriptor: file, path: relative, info: info)
-        } catch let error as Errno {
-            throw FileOperationError(operation: "open", path: relative, code: error.code)
-        } catch {
-            throw FileOperationError(operation: "open", path: relative, code: EIO)
         }
     }
 
     /// Up to `count` bytes from `offset` (fewer at the end of the file).
     public func read(at offset: Int64, count: Int) throws(FileOperationError) -> [UInt8] {
-        try FileOperations.attempt("read", path) { () throws(Errno) in try descriptor.read(count: count, at: Int(offset)) }
+        try FileOperationError.attempt("read", path) { try descriptor.read(count: count, at: offset) }
     }
 
     /// The whole file, as long as it is at most `limit` bytes (else `EFBIG`).
@@ -70,12 +65,12 @@ public final class LibraryFile: Sendable {
     /// allow one, else a copy. Not flushed: for exports, which can be made again.
     public func copy(to destination: String) throws(FileOperationError) {
         try? FileOperations.remove(destination)
-        let linked = linkat(AT_FDCWD, "/proc/self/fd/\(descriptor.rawValue)", AT_FDCWD, destination, AT_SYMLINK_FOLLOW) == 0
-        if linked { return }
+        if (try? descriptor.link(to: FilePath(destination))) != nil { return }
         let bytes = try readAll(limit: .max)
-        try FileOperations.attempt("write", destination) { () throws(Errno) in
-            let output = try FileDescriptor.open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
-            try output.closeAfter { () throws(Errno) in try output.write(all: bytes) }
+        try FileOperationError.attempt("write", destination) {
+            let output = try FileDescriptor.open(FilePath(destination), .writeOnly, options: [.create, .truncate, .noFollow, .closeOnExec],
+                                                 permissions: .newFile)
+            _ = try output.closeAfter { try output.writeAll(bytes) }
         }
     }
 }

@@ -1,5 +1,7 @@
+import FileSystem
 import Foundation
 import Synchronization
+import SystemPackage
 
 /// The exclusive right to change a library: an `flock` on `<library>/.lock`, holding the holder's
 /// process id, so that two `ingest run` or `ingest watch` processes never work on one library.
@@ -30,17 +32,17 @@ public final class LibraryLock: Sendable {
     public static func acquire(library: String, wait: Bool, waiting: (Int32?) -> Void = { _ in }) throws -> LibraryLock {
         let path = path(library: library)
         try FileOperations.makeDirectories(library)
-        let file = try FileOperations.attempt("open the lock file", path) { () throws(Errno) in
-            try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOFOLLOW)
+        let file = try FileOperationError.attempt("open the lock file", path) {
+            try FileDescriptor.open(FilePath(path), .readWrite, options: [.create, .noFollow, .closeOnExec], permissions: .newFile)
         }
         do {
             try take(file, path: path, wait: wait, waiting: waiting)
         } catch {
-            file.close()
+            try? file.close()
             throw error
         }
-        try? file.truncate(to: 0)
-        try? file.write(Array("\(getpid())\n".utf8), at: 0)
+        try? file.resize(to: 0)
+        _ = try? file.writeAll(toAbsoluteOffset: 0, Array("\(getpid())\n".utf8))
         return LibraryLock(path: path, descriptor: file)
     }
 
@@ -48,21 +50,22 @@ public final class LibraryLock: Sendable {
     private static func take(_ file: FileDescriptor, path: String, wait: Bool, waiting: (Int32?) -> Void) throws {
         do {
             try file.lock(LOCK_EX | LOCK_NB)
-        } catch where error.code == EWOULDBLOCK {
+        } catch where error == .wouldBlock {
             let holder = Self.holder(file)
             guard wait else { throw LibraryLockError(path: path, holder: holder) }
             waiting(holder)
-            try FileOperations.attempt("lock", path) { () throws(Errno) in try file.lock(LOCK_EX) }
+            try FileOperationError.attempt("lock", path) { try file.lock(LOCK_EX) }
         } catch {
-            throw FileOperationError(operation: "lock", path: path, code: error.code)
+            throw FileOperationError(operation: "lock", path: path, error)
         }
     }
 
     /// The process id of the process holding the lock of `library` now; nil when none does (or the
     /// lock file cannot be opened). Takes the lock for an instant when it is free.
     public static func holder(library: String) -> Int32? {
-        guard let file = try? FileDescriptor.open(path(library: library), O_RDWR | O_NOFOLLOW) else { return nil }
-        defer { file.close() }
+        guard let file = try? FileDescriptor.open(FilePath(path(library: library)), .readWrite, options: [.noFollow, .closeOnExec])
+        else { return nil }
+        defer { try? file.close() }
         do {
             try file.lock(LOCK_EX | LOCK_NB)
             return nil
@@ -74,7 +77,7 @@ public final class LibraryLock: Sendable {
     /// Lets the lock go; a second call does nothing. Thread-safe.
     public func release() {
         descriptor.withLock { file in
-            file?.close()
+            try? file?.close()
             file = nil
         }
     }

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import SystemPackage
 
 extension LibraryVerifier {
     /// The problems of one photo's original (hashed) and thumbnail (its header read).
@@ -39,18 +40,19 @@ extension LibraryVerifier {
     /// modification time against the catalogue's (the time when recorded), the thumbnail there.
     func quickCheck(_ photo: PhotoFiles) -> [LibraryProblem] {
         var problems: [LibraryProblem] = []
-        var info = stat()
-        if lstat(layout.absolute(photo.originalPath), &info) != 0 {
+        if let info = try? FilePath(layout.absolute(photo.originalPath)).stat(followTargetSymlink: false) {
+            if info.size != photo.byteSize {
+                problems.append(LibraryProblem(kind: .changedOriginal, path: photo.originalPath,
+                                               detail: "\(info.size) bytes, \(photo.byteSize) catalogued"))
+            } else if let recorded = photo.originalModified,
+                      Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) != recorded {
+                problems.append(LibraryProblem(kind: .changedOriginal, path: photo.originalPath,
+                                               detail: "modified since it was catalogued"))
+            }
+        } else {
             problems.append(LibraryProblem(kind: .missingOriginal, path: photo.originalPath, detail: "the file is gone"))
-        } else if Int64(info.st_size) != photo.byteSize {
-            problems.append(LibraryProblem(kind: .changedOriginal, path: photo.originalPath,
-                                           detail: "\(info.st_size) bytes, \(photo.byteSize) catalogued"))
-        } else if let recorded = photo.originalModified,
-                  Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) != recorded {
-            problems.append(LibraryProblem(kind: .changedOriginal, path: photo.originalPath,
-                                           detail: "modified since it was catalogued"))
         }
-        if lstat(layout.absolute(photo.thumbPath), &info) != 0 || info.st_size == 0 {
+        if ((try? FilePath(layout.absolute(photo.thumbPath)).stat(followTargetSymlink: false))?.size ?? 0) == 0 {
             problems.append(LibraryProblem(kind: .missingThumbnail, path: photo.thumbPath, detail: "the file is gone or empty"))
         }
         return problems

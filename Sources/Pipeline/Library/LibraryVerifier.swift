@@ -1,4 +1,5 @@
 import Catalog
+import FileSystem
 import Foundation
 import Logging
 

@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// The bytes of a dump file, uncompressed: read as they are, or — when the file starts with gzip's
 /// magic bytes, whatever its name — through the system's `gzip -dc` in a child process, which
@@ -9,22 +11,25 @@ final class DumpInput {
     let fileSize: Int64
     /// Whether the file is gzip-compressed.
     let isGzip: Bool
+    /// The file; gzip's standard input when it is compressed.
     private let file: FileHandle
     private var gzip: (process: Process, output: FileHandle, errors: Pipe)?
 
     /// Opens `path`; throws `ProductImportError.cannotRead` when it cannot be opened or is a folder.
     init(path: String) throws {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ProductImportError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
-        file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+        } catch {
+            throw ProductImportError.cannotRead(path: path, reason: "\(error)")
+        }
+        file = FileHandle(fileDescriptor: descriptor.rawValue, closeOnDealloc: true)
+        guard let status = try? descriptor.stat(), status.type == .regular else {
             throw ProductImportError.cannotRead(path: path, reason: "not a regular file")
         }
-        fileSize = Int64(status.st_size)
-        var magic: [UInt8] = [0, 0]
-        isGzip = pread(descriptor, &magic, 2, 0) == 2 && magic == [0x1F, 0x8B]
+        fileSize = status.size
+        isGzip = (try? descriptor.read(count: 2, at: 0)) == [0x1F, 0x8B]
         if isGzip { try startGzip() }
     }
 
@@ -34,16 +39,16 @@ final class DumpInput {
 
     /// How far into the file (compressed bytes) reading has come: gzip shares the file's offset.
     var fileOffset: Int64 {
-        Int64(max(0, lseek(file.fileDescriptor, 0, SEEK_CUR)))
+        (try? FileDescriptor(rawValue: file.fileDescriptor).seek(offset: 0, from: .current)) ?? 0
     }
 
     /// Reads up to `count` uncompressed bytes into `buffer`; 0 at the end.
     func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
-        let descriptor = gzip?.output.fileDescriptor ?? file.fileDescriptor
-        while true {
-            let result = Glibc.read(descriptor, buffer, count)
-            if result >= 0 { return result }
-            if errno != EINTR { throw ProductImportError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        let descriptor = FileDescriptor(rawValue: gzip?.output.fileDescriptor ?? file.fileDescriptor)
+        do {
+            return try descriptor.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+        } catch {
+            throw ProductImportError.cannotRead(path: path, reason: "\(error)")
         }
     }
 

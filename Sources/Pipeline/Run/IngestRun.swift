@@ -1,8 +1,10 @@
 import Catalog
 import Dispatch
+import FileSystem
 import Foundation
 import Logging
 import Synchronization
+import SystemPackage
 
 /// One sweep of the inbox: every set goes through the stages in order — analyse each photo, group
 /// the set's new photos into captures, plan the set's commit, commit it.
@@ -157,7 +159,7 @@ public final class IngestRun: Sendable {
     func commitStage(_ set: PhotoSet, _ outcomes: [PhotoOutcome], runId: Int64?, started: Date,
                              committer: SetCommitter, state: RunState, progress: ProgressCounter) {
         guard state.stopReason == nil else {
-            outcomes.stagedThumbnails.forEach { unlink($0) }
+            outcomes.stagedThumbnails.forEach { try? FilePath($0).remove() }
             return
         }
         do {

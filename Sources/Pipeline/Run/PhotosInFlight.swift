@@ -1,6 +1,8 @@
+import FileSystem
 import Foundation
 import Imaging
 import Logging
+import SystemPackage
 
 /// The photos a worker is reading, kept on disk so that a photo that crashes the process (a C
 /// library's `abort()` or fault on its bytes) is quarantined instead of crashing every run after it.
@@ -57,8 +59,9 @@ final class PhotosInFlight: Sendable {
         folder = (layout.inFlight as NSString).appendingPathComponent(worker)
         try FileOperations.makeDirectories(folder)
         let notePath = (folder as NSString).appendingPathComponent(Self.noteName)
-        note = try FileOperations.attempt("create", notePath) { () throws(Errno) in
-            try FileDescriptor.open(notePath, O_WRONLY | O_CREAT | O_TRUNC)
+        note = try FileOperationError.attempt("create", notePath) {
+            try FileDescriptor.open(FilePath(notePath), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                    permissions: .newFile)
         }
         CrashNote.noting(to: note.rawValue)
     }
@@ -67,7 +70,7 @@ final class PhotosInFlight: Sendable {
     /// deaths of photos the run took out of the inbox go too.
     func close() {
         CrashNote.noting(to: nil)
-        note.close()
+        try? note.close()
         try? FileOperations.removeTree(folder)
         if !deaths.isEmpty { _ = try? Self.deaths(in: crashes, inbox: inbox) }
     }
@@ -89,7 +92,7 @@ final class PhotosInFlight: Sendable {
         let body = { () -> T in
             let written = self.write(Record(set: file.setName, path: file.relativePath,
                                             identity: FileIdentity.of(file.absolutePath)), to: record)
-            defer { if written { unlink(record) } }
+            defer { if written { try? FilePath(record).remove() } }
             return read()
         }
         return verdict(on: file) == .clear ? turns.withShare(of: 0, body) : turns.alone(body)
@@ -100,8 +103,9 @@ final class PhotosInFlight: Sendable {
     private func write(_ record: Record, to path: String) -> Bool {
         do {
             let bytes = Array(try JSONEncoder().encode(record))
-            let file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL)
-            try file.closeAfter { () throws(Errno) in try file.write(all: bytes) }
+            let file = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                                               permissions: .newFile)
+            _ = try file.closeAfter { try file.writeAll(bytes) }
             return true
         } catch {
             logger.warning("cannot note the photo being read", metadata: ["file": "\(record.set)/\(record.path)", "error": "\(error)"])
@@ -113,7 +117,7 @@ final class PhotosInFlight: Sendable {
 
     private static func folders(in parent: String) throws -> [String] {
         guard FileOperations.isDirectory(parent) else { return [] }
-        return try FileOperations.attempt("list", parent) { () throws(Errno) in try Directory.entries(of: parent) }
+        return try FileOperationError.attempt("list", parent) { try Directory.entries(of: parent) }
             .filter(\.isDirectory).map(\.name)
     }
 
@@ -121,14 +125,14 @@ final class PhotosInFlight: Sendable {
     /// the folder.
     private static func recover(_ folder: String, into crashes: String, logger: Logger) throws {
         let notePath = (folder as NSString).appendingPathComponent(noteName)
-        let signal = (try? FileDescriptor.contents(of: notePath)).flatMap { CrashNote.signal(in: String(decoding: $0, as: UTF8.self)) }
+        let signal = (try? FileDescriptor.contents(of: FilePath(notePath))).flatMap { CrashNote.signal(in: String(decoding: $0, as: UTF8.self)) }
         if let signal {
-            let names = try FileOperations.attempt("list", folder) { () throws(Errno) in try Directory.entries(of: folder) }
+            let names = try FileOperationError.attempt("list", folder) { try Directory.entries(of: folder) }
                 .map(\.name).filter { $0.hasSuffix(".json") }
             var photos: [String] = []
             for name in names {
                 let path = (folder as NSString).appendingPathComponent(name)
-                guard let bytes = try? FileDescriptor.contents(of: path),
+                guard let bytes = try? FileDescriptor.contents(of: FilePath(path)),
                       var record = try? JSONDecoder().decode(Record.self, from: Data(bytes)) else { continue }
                 record.signal = signal
                 try FileOperations.makeDirectories(crashes)
@@ -146,9 +150,9 @@ final class PhotosInFlight: Sendable {
     private static func deaths(in crashes: String, inbox: String) throws -> [String: [Record]] {
         guard FileOperations.isDirectory(crashes) else { return [:] }
         var deaths: [String: [Record]] = [:]
-        for entry in try FileOperations.attempt("list", crashes, { () throws(Errno) in try Directory.entries(of: crashes) }) {
+        for entry in try FileOperationError.attempt("list", crashes, { try Directory.entries(of: crashes) }) {
             let path = (crashes as NSString).appendingPathComponent(entry.name)
-            guard let bytes = try? FileDescriptor.contents(of: path),
+            guard let bytes = try? FileDescriptor.contents(of: FilePath(path)),
                   let record = try? JSONDecoder().decode(Record.self, from: Data(bytes)) else {
                 try FileOperations.remove(path)
                 continue

@@ -1,5 +1,7 @@
 import Catalog
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// Whether the service can do its work now: what `ingest status` prints and `/readyz` answers.
 /// Each check says what it found, so a failed one names what to fix.
@@ -47,10 +49,11 @@ public struct Readiness: Sendable, Encodable {
     private static func library(_ library: String) -> Check {
         let probe = (library as NSString).appendingPathComponent(".ready-\(UUID().uuidString.prefix(8))")
         do {
-            let file = try FileOperations.attempt("create", probe) { () throws(Errno) in
-                try FileDescriptor.open(probe, O_WRONLY | O_CREAT | O_EXCL)
+            let file = try FileOperationError.attempt("create", probe) {
+                try FileDescriptor.open(FilePath(probe), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                                        permissions: .newFile)
             }
-            file.close()
+            try? file.close()
             try FileOperations.remove(probe)
             return Check(name: "library", ok: true, detail: "\(library) is writable")
         } catch {
@@ -60,7 +63,7 @@ public struct Readiness: Sendable, Encodable {
 
     private static func inbox(_ inbox: String) -> Check {
         do {
-            let sets = try FileOperations.attempt("list", inbox) { () throws(Errno) in try Directory.entries(of: inbox) }
+            let sets = try FileOperationError.attempt("list", inbox) { try Directory.entries(of: inbox) }
                 .filter { $0.isDirectory && !$0.isHidden }.count
             return Check(name: "inbox", ok: true, detail: "\(inbox) is readable, \(sets) set folders")
         } catch {
@@ -71,7 +74,7 @@ public struct Readiness: Sendable, Encodable {
     private static func disk(_ library: String, floorMB: Int) -> (check: Check, free: UInt64?) {
         let free: UInt64
         do {
-            free = try freeBytes(on: library)
+            free = try FilePath(library).availableBytes()
         } catch {
             return (Check(name: "disk", ok: false, detail: "cannot measure the disk of \(library): \(error)"), nil)
         }
@@ -81,10 +84,4 @@ public struct Readiness: Sendable, Encodable {
                       + "\(enough ? "at least" : "below") the floor of \(floorMB) MB (minFreeMB)"), free)
     }
 
-    /// The bytes free for an unprivileged process on the file system of `path`.
-    static func freeBytes(on path: String) throws(Errno) -> UInt64 {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { throw Errno.current }
-        return UInt64(info.f_bavail) * UInt64(info.f_frsize)
-    }
 }

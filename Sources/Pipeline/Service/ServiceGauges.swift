@@ -1,5 +1,7 @@
 import Catalog
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// The gauges read when the metrics are scraped rather than recorded as work happens: the inbox's
 /// waiting sets, the catalogue's size, the library's free space and whether the service is ready.
@@ -27,12 +29,12 @@ public enum ServiceGauges {
     /// 1970): a folder with hidden files only (`.DS_Store`), which a run leaves, waits for nothing.
     /// In `copy` mode a set stays in the inbox once ingested, and counts here too.
     static func waitingSets(in inbox: String) throws -> [Double] {
-        try FileOperations.attempt("list", inbox) { () throws(Errno) in try Directory.entries(of: inbox) }
+        try FileOperationError.attempt("list", inbox) { try Directory.entries(of: inbox) }
             .filter { $0.isDirectory && !$0.isHidden }
             .compactMap { entry in
                 let folder = (inbox as NSString).appendingPathComponent(entry.name)
-                var status = stat()
-                guard lstat(folder, &status) == 0, (try? Directory.entries(of: folder).contains { !$0.isHidden }) == true else {
+                guard let status = try? FilePath(folder).stat(followTargetSymlink: false),
+                      (try? Directory.entries(of: folder).contains { !$0.isHidden }) == true else {
                     return nil
                 }
                 return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9

@@ -1,5 +1,7 @@
 import Catalog
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// One set being uploaded, in its staging folder: photos written as their bytes arrive, then either
 /// `commit()`ed into the inbox whole or `discard()`ed. Used by one request at a time (its calls
@@ -34,8 +36,9 @@ public final class StagedUpload: @unchecked Sendable {
         try finishPhoto()
         let file = UploadFileName.clean(clientName, taken: &taken)
         let path = (folder as NSString).appendingPathComponent(file)
-        let descriptor = try FileOperations.attempt("create", path) { () throws(Errno) in
-            try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+        let descriptor = try FileOperationError.attempt("create", path) {
+            try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                    permissions: .newFile)
         }
         open = (descriptor, path)
         photos.append(file)
@@ -54,15 +57,17 @@ public final class StagedUpload: @unchecked Sendable {
     public func finishPhoto() throws {
         guard let open else { return }
         defer { self.open = nil }
-        try open.descriptor.closeAfter { () throws(FileOperationError) in
-            try writePending()
-            try FileOperations.attempt("flush", open.path) { () throws(Errno) in try open.descriptor.sync() }
+        try FileOperationError.attempt("write", open.path) {
+            try open.descriptor.closeAfter {
+                try writePending()
+                try FileOperationError.attempt("flush", open.path) { try open.descriptor.sync() }
+            }
         }
     }
 
     private func writePending() throws(FileOperationError) {
         guard let open, !pending.isEmpty else { return }
-        try FileOperations.attempt("write", open.path) { () throws(Errno) in try open.descriptor.write(all: pending) }
+        try FileOperationError.attempt("write", open.path) { try open.descriptor.writeAll(pending) }
         pending.removeAll(keepingCapacity: true)
     }
 
@@ -81,19 +86,19 @@ public final class StagedUpload: @unchecked Sendable {
     public func commit() throws {
         try finishPhoto()
         try FileOperations.write([], to: (folder as NSString).appendingPathComponent(staging.readyMarker))
-        try FileOperations.syncDirectory(folder)
+        try DurableFile.syncFolder(folder)
         let destination = inboxFolder
-        try FileOperations.attempt("move \(folder) to", destination) { () throws(Errno) in
-            try retryOnInterrupt { rename(folder, destination) }
+        try FileOperationError.attempt("move \(folder) to", destination) {
+            try FilePath(folder).rename(to: FilePath(destination))
         }
-        try FileOperations.syncDirectory(staging.inbox)
-        try FileOperations.syncDirectory(staging.ownFolder)
+        try DurableFile.syncFolder(staging.inbox)
+        try DurableFile.syncFolder(staging.ownFolder)
     }
 
     /// Removes what was staged. Safe to call after `commit()` (there is nothing left to remove then).
     public func discard() {
         if let open {
-            open.descriptor.close()
+            try? open.descriptor.close()
             self.open = nil
         }
         pending = []

@@ -1,5 +1,7 @@
 import Catalog
+import FileSystem
 import Foundation
+import SystemPackage
 
 /// Where uploaded photo sets are written until they are complete: `<inbox>/.uploads/<pid>/<set>/`,
 /// on the inbox's file system, hidden (no run or watch takes a hidden folder for a set). A complete
@@ -32,7 +34,7 @@ public struct UploadStaging: Sendable {
     public func sweep() throws -> Int {
         guard FileOperations.isDirectory(root) else { return 0 }
         var removed = 0
-        let folders = try FileOperations.attempt("list", root) { () throws(Errno) in try Directory.entries(of: root) }
+        let folders = try FileOperationError.attempt("list", root) { try Directory.entries(of: root) }
         for folder in folders {
             if let pid = Int32(folder.name), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
             let path = (root as NSString).appendingPathComponent(folder.name)
@@ -47,7 +49,7 @@ public struct UploadStaging: Sendable {
         try FileOperations.makeDirectories(ownFolder)
         let name = Self.setName(at: date)
         let folder = (ownFolder as NSString).appendingPathComponent(name)
-        try FileOperations.attempt("create the folder", folder) { () throws(Errno) in try retryOnInterrupt { mkdir(folder, 0o755) } }
+        try FileOperationError.attempt("create the folder", folder) { try FilePath(folder).makeDirectory() }
         return StagedUpload(name: name, folder: folder, staging: self)
     }
 
@@ -55,7 +57,7 @@ public struct UploadStaging: Sendable {
     public func checkSpace(for bytes: Int64) throws {
         let free: UInt64
         do {
-            free = try Readiness.freeBytes(on: inbox)
+            free = try FilePath(inbox).availableBytes()
         } catch {
             throw UploadRefusal(.diskFull, "cannot measure the free space of the inbox's disk (\(error)).")
         }

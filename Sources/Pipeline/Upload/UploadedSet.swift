@@ -1,4 +1,5 @@
 import Catalog
+import FileSystem
 import Foundation
 
 /// What became of an uploaded set, for `GET /api/sets/{name}`: still in the inbox (waiting, or

@@ -1,5 +1,7 @@
+import FileSystem
 import Foundation
 import Logging
+import SystemPackage
 
 /// Changes below the inbox, from Linux inotify on the inbox and every folder in it.
 ///
@@ -44,22 +46,22 @@ public final class InboxWatcher: @unchecked Sendable {
         self.readyMarker = readyMarker
         self.logger = logger
         let events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        var ends: [Int32] = [-1, -1]
-        guard events >= 0, pipe(&ends) == 0 else {
-            let code = errno
-            if events >= 0 { FileDescriptor(rawValue: events).close() }
-            throw InboxWatchError(path: inbox, message: "cannot start watching: \(Self.reason(code))")
+        guard events >= 0 else {
+            throw InboxWatchError(path: inbox, message: "cannot start watching: \(Self.reason(Errno(rawValue: errno)))")
+        }
+        let wakeUps: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            wakeUps = try FileDescriptor.pipe(options: [.closeOnExec, .nonBlocking])
+        } catch {
+            try? FileDescriptor(rawValue: events).close()
+            throw InboxWatchError(path: inbox, message: "cannot start watching: \(Self.reason(error))")
         }
         self.events = FileDescriptor(rawValue: events)
-        wakeRead = FileDescriptor(rawValue: ends[0])
-        wakeWrite = FileDescriptor(rawValue: ends[1])
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
+        wakeRead = wakeUps.readEnd
+        wakeWrite = wakeUps.writeEnd
         let watch = inotify_add_watch(events, inbox, Self.mask)
         guard watch >= 0 else {
-            throw InboxWatchError(path: inbox, message: "cannot watch the inbox: \(Self.reason(errno))")
+            throw InboxWatchError(path: inbox, message: "cannot watch the inbox: \(Self.reason(Errno(rawValue: errno)))")
         }
         folders[watch] = ""
         watches[""] = watch
@@ -67,7 +69,7 @@ public final class InboxWatcher: @unchecked Sendable {
     }
 
     deinit {
-        [events, wakeRead, wakeWrite].forEach { $0.close() }
+        [events, wakeRead, wakeWrite].forEach { try? $0.close() }
     }
 
     /// How many folders are watched, the inbox included.
@@ -91,7 +93,7 @@ public final class InboxWatcher: @unchecked Sendable {
                      pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)]
         let milliseconds = timeout.isFinite ? Int32(min(max(0, (timeout * 1000).rounded(.up)), 86_400_000)) : -1
         guard poll(&polls, 2, milliseconds) >= 0 || errno == EINTR else {
-            throw InboxWatchError(path: inbox, message: "cannot wait for changes: \(Self.reason(errno))")
+            throw InboxWatchError(path: inbox, message: "cannot wait for changes: \(Self.reason(Errno(rawValue: errno)))")
         }
         if polls[1].revents != 0 {
             _ = try? wakeRead.readAvailable(into: &buffer)
@@ -102,7 +104,7 @@ public final class InboxWatcher: @unchecked Sendable {
     /// Makes a waiting (or the next) `waitForChanges(timeout:)` return at once. Thread-safe.
     public func wake() {
         // A full pipe already holds a wake-up: nothing is lost when this write fails.
-        try? wakeWrite.write(all: [1])
+        _ = try? wakeWrite.writeAll([1])
     }
 
     /// Everything the kernel has queued, translated.
@@ -192,9 +194,10 @@ public final class InboxWatcher: @unchecked Sendable {
         let path = (inbox as NSString).appendingPathComponent(folder)
         let watch = inotify_add_watch(events.rawValue, path, Self.mask)
         guard watch >= 0 else {
-            if errno != ENOENT && errno != ENOTDIR {
+            let error = Errno(rawValue: errno)
+            if error != .noSuchFileOrDirectory && error != .notDirectory {
                 logger.warning("cannot watch a folder; the periodic sweep still finds its set",
-                               metadata: ["folder": "\(path)", "error": "\(Self.reason(errno))"])
+                               metadata: ["folder": "\(path)", "error": "\(Self.reason(error))"])
             }
             return false
         }
@@ -219,11 +222,11 @@ public final class InboxWatcher: @unchecked Sendable {
         if watches[folder] == watch { watches[folder] = nil }
     }
 
-    private static func reason(_ code: Int32) -> String {
-        switch code {
-        case ENOSPC: "the inotify watch limit is reached (raise fs.inotify.max_user_watches)"
-        case EMFILE: "the inotify instance limit is reached (raise fs.inotify.max_user_instances)"
-        default: String(cString: strerror(code))
+    private static func reason(_ error: Errno) -> String {
+        switch error {
+        case .noSpace: "the inotify watch limit is reached (raise fs.inotify.max_user_watches)"
+        case .tooManyOpenFiles: "the inotify instance limit is reached (raise fs.inotify.max_user_instances)"
+        default: error.description
         }
     }
 }

@@ -1,7 +1,9 @@
 import Catalog
+import FileSystem
 import Foundation
 import Logging
 import Synchronization
+import SystemPackage
 
 /// `ingest watch`: ingests each photo set as soon as it is complete, until asked to stop.
 ///
@@ -171,8 +173,7 @@ public final class IngestWatch: @unchecked Sendable {
     /// link is not a set, as in `ingest run`).
     private func photoSet(_ name: String) throws -> PhotoSet {
         let folder = (config.inbox as NSString).appendingPathComponent(name)
-        var info = stat()
-        guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard (try? FilePath(folder).stat(followTargetSymlink: false).type) == .directory else {
             throw FileOperationError(operation: "list", path: folder, code: ENOTDIR)
         }
         return try PhotoSet(name: name, folder: folder)

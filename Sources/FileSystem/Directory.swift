@@ -1,10 +1,11 @@
 import Glibc
+public import SystemPackage
 
 /// The package's one way of listing folders.
-enum Directory {
-    /// The entries of `folder`, except `.` and `..`, sorted by name.
-    static func entries(of folder: String) throws(Errno) -> [DirectoryEntry] {
-        guard let stream = opendir(folder) else { throw Errno.current }
+public enum Directory {
+    /// The entries of `folder`, except `.` and `..`, sorted by name. Throws `Errno`.
+    public static func entries(of folder: String) throws(Errno) -> [DirectoryEntry] {
+        guard let stream = opendir(folder) else { throw Errno(rawValue: errno) }
         defer { closedir(stream) }
         var result: [DirectoryEntry] = []
         // readdir returns nil at the end and on failure alike: errno tells them apart.
@@ -25,7 +26,7 @@ enum Directory {
             let name = String(validating: raw, as: UTF8.self)
             result.append(DirectoryEntry(name: name ?? escapingInvalidUTF8(raw), isUTF8: name != nil, isDirectory: isDirectory))
         }
-        if errno != 0 { throw Errno.current }
+        if errno != 0 { throw Errno(rawValue: errno) }
         return result.sorted { $0.name < $1.name }
     }
 
@@ -33,17 +34,17 @@ enum Directory {
     /// `visit` sees every entry with its path relative to `root` and its depth (0 directly in
     /// `root`); returning true for a folder descends into it. A folder that vanished before it
     /// was listed is passed over; any other folder that cannot be listed throws, with its path.
-    static func walk(_ root: String,
-                     _ visit: (_ entry: DirectoryEntry, _ relativePath: String, _ depth: Int) throws -> Bool) throws {
+    public static func walk(_ root: String,
+                            _ visit: (_ entry: DirectoryEntry, _ relativePath: String, _ depth: Int) throws -> Bool) throws {
         func walk(_ relative: String, depth: Int) throws {
             let folder = relative.isEmpty ? root : root + "/" + relative
             let entries: [DirectoryEntry]
             do {
                 entries = try Directory.entries(of: folder)
-            } catch where depth > 0 && (error.code == ENOENT || error.code == ENOTDIR) {
+            } catch where depth > 0 && (error == .noSuchFileOrDirectory || error == .notDirectory) {
                 return
             } catch {
-                throw FileOperationError(operation: "list", path: folder, code: error.code)
+                throw FileOperationError(operation: "list", path: folder, error)
             }
             for entry in entries {
                 let path = relative.isEmpty ? entry.name : relative + "/" + entry.name

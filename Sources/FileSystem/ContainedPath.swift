@@ -1,4 +1,4 @@
-import Glibc
+internal import SystemPackage
 
 /// A path below a trusted folder, reached without following a symbolic link on the way.
 ///
@@ -9,44 +9,38 @@ import Glibc
 /// `/proc/self/fd/N/name`: that path names the file in the very folder that was checked, whatever
 /// happens to the names above it meanwhile. (Linux's `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)`
 /// does the same walk in the kernel, but only behind `syscall`, which Swift cannot call.)
-enum ContainedPath {
-    /// Linux's `O_PATH` (a descriptor that only names a folder, needing no read permission), which
-    /// Swift's Glibc module does not import: it is behind `_GNU_SOURCE`. The same value on x86-64 and
-    /// ARM64.
-    private static let pathOnly: Int32 = 0o10_000_000
-
+public enum ContainedPath {
     /// Runs `body` with a path that reaches `absolute` through real folders below `root` only. A path
     /// that is not below `root` is passed on as it is, and so is one whose folder is gone: nothing is
     /// there to follow, and every caller treats a missing file as missing (recovery, replaying a
     /// commit whose set folder was already emptied and removed, relies on it). Throws `Errno` when
     /// the walk fails otherwise: `ELOOP` or `ENOTDIR` for a link or a file where a folder should be.
-    static func withPath<R>(_ absolute: String, below root: String, _ body: (String) throws -> R) throws -> R {
+    public static func withPath<R>(_ absolute: String, below root: String, _ body: (String) throws -> R) throws -> R {
         let root = root.hasSuffix("/") ? String(root.dropLast()) : root
         guard absolute.hasPrefix(root + "/") else { return try body(absolute) }
         var components = absolute.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
             .map(String.init)
         guard let name = components.popLast(), !name.isEmpty,
               !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }), name != ".", name != ".." else {
-            throw Errno(code: EINVAL)
+            throw Errno.invalidArgument
         }
         var folder: FileDescriptor
         do {
-            folder = try FileDescriptor.open(root, pathOnly | O_DIRECTORY)
-        } catch {
-            if error.code == ENOENT { return try body(absolute) }
-            throw error
+            folder = try FileDescriptor.open(FilePath(root), .readOnly, options: [.pathOnly, .directory, .closeOnExec])
+        } catch Errno.noSuchFileOrDirectory {
+            return try body(absolute)
         }
         for component in components {
-            let next: Int32
+            let next: FileDescriptor
             do {
-                next = try retryOnInterrupt { openat(folder.rawValue, component, pathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+                next = try folder.open(component, options: [.pathOnly, .directory, .noFollow])
             } catch {
-                folder.close()
-                if error.code == ENOENT { return try body(absolute) }
+                try? folder.close()
+                if error == .noSuchFileOrDirectory { return try body(absolute) }
                 throw error
             }
-            folder.close()
-            folder = FileDescriptor(rawValue: next)
+            try? folder.close()
+            folder = next
         }
         let held = folder
         return try held.closeAfter { try body("/proc/self/fd/\(held.rawValue)/\(name)") }
