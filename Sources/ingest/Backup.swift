@@ -30,8 +30,7 @@ extension Ingest {
                         printEscaped("backed up \(counts.captures) captures, \(counts.photos) photos, \(counts.hits) barcode hits to \(destination)")
                     }
                 } catch let error as CatalogError {
-                    FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
-                    throw ExitCode.failure
+                    throw ExitCode.failure(saying: "\(error)")
                 }
             }
         }

@@ -49,8 +49,7 @@ extension Ingest {
                             + String(format: "%10d  ", table.rows) + table.checksum)
                     }
                 } catch let error as CatalogError {
-                    FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
-                    throw ExitCode.failure
+                    throw ExitCode.failure(saying: "\(error)")
                 }
             }
         }

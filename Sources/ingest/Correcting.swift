@@ -37,8 +37,7 @@ extension ParsableCommand {
     static func photo(_ prefix: String, in catalogue: Catalogue) throws -> Photo {
         let found = try refusing { try catalogue.photo(idPrefix: prefix) }
         guard let found else {
-            FileHandle.standardError.write(Data("ingest: no photo id starts with '\(prefix)'; see ingest show --json.\n".utf8))
-            throw ExitCode.failure
+            throw ExitCode.failure(saying: "no photo id starts with '\(prefix)'; see ingest show --json.")
         }
         return found
     }

@@ -46,14 +46,12 @@ extension Ingest.Products {
                     report = try importer.run(path: path)
                 } catch let error as ProductImportError {
                     progress?.finish()
-                    FileHandle.standardError.write(Data("ingest: \(error)\n".utf8))
-                    throw ExitCode.failure
+                    throw ExitCode.failure(saying: "\(error)")
                 }
                 progress?.finish()
                 if !options.quiet || report.failure != nil { printEscaped(Self.summary(report), terminator: "") }
                 if let failure = report.failure {
-                    FileHandle.standardError.write(Data("ingest: \(failure)\n".utf8))
-                    throw ExitCode.failure
+                    throw ExitCode.failure(saying: "\(failure)")
                 }
             }
         }

@@ -30,10 +30,8 @@ extension Ingest.Products {
             try withCommandContext(options) { context in
                 let keys = ProductCode.keys(for: code) ?? []
                 guard let product = try context.catalogue.product(gtin14Keys: keys) else {
-                    let message = "ingest: no product for \(code) (GTIN-14 \(keys.joined(separator: " or "))); "
-                        + "import a dump with ingest products import, or enter it with ingest products set.\n"
-                    FileHandle.standardError.write(Data(message.utf8))
-                    throw ExitCode.failure
+                    throw ExitCode.failure(saying: "no product for \(code) (GTIN-14 \(keys.joined(separator: " or "))); "
+                        + "import a dump with ingest products import, or enter it with ingest products set.")
                 }
                 if json { return try printJSON(ProductJSON(product)) }
                 let lines = ["product   " + ProductDescription(product: product, indent: "          ").lines.joined(separator: "\n"),
