@@ -96,6 +96,31 @@ final class FirstUseTests: XCTestCase {
         for command in commands { XCTAssertTrue(top.contains("  \(command) "), "ingest --help lists \(command)") }
     }
 
+    func testReadme_isShort_andNamesEveryCommandAndConfigurationKey() throws {
+        let readme = try String(contentsOf: IngestHarness.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertLessThanOrEqual(readme.filter { $0 == "\n" }.count, 300,
+                                 "README.md is for users; the engineering log belongs in docs/benchmarks.md")
+        // `ingest --help` lists each subcommand indented by two spaces, before its summary (whose
+        // next lines are indented further), and ends with "See 'ingest help …'".
+        let help = try IngestHarness.ingest(["--help"], in: try workFolder()).stdout
+        let commands = help.split(separator: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
+            .prefix { !$0.isEmpty }.filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0.first?.isLowercase == true }
+        XCTAssertGreaterThan(commands.count, 15, help)
+        for command in commands {
+            XCTAssertTrue(readme.contains("ingest \(command)"), "README.md names no `ingest \(command)`")
+        }
+        // The configuration's keys, as a file with an unknown one lists them.
+        let work = try workFolder()
+        try Data(#"{"zz": 1}"#.utf8).write(to: work.appendingPathComponent("pipeline.json"))
+        let refusal = try IngestHarness.ingest(["run"], in: work).stderr
+        let keys = try XCTUnwrap(refusal.firstMatch(of: /known keys: ([a-zA-Z, ]+)\)/), refusal).output.1.split(separator: ", ")
+        XCTAssertGreaterThan(keys.count, 20, refusal)
+        for key in keys {
+            XCTAssertTrue(readme.contains("`\(key)`") || readme.contains("\"\(key)\""), "README.md names no configuration key \(key)")
+        }
+    }
+
     func testCommandsWithoutImages_doNotLoadLibvips_runDoes() throws {
         // libvips and its hundred libraries cost ~25 ms at every start: opened on first use only.
         let work = try workFolder(set: "single-product")
