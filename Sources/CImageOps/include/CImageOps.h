@@ -19,6 +19,11 @@ int ingest_sample_region(const uint8_t *src, int src_width, int src_height,
                          double angle, double scale, int smooth_rows,
                          uint8_t *out, int width, int height);
 
+/* Every row of an 8-bit grey image (rows of `width` bytes) replaced, in place, by the mean of
+ * smooth_rows rows centred on it, the edges repeated: ingest_sample_region's smoothing, for a
+ * region already sampled. Returns 0, or -1 when the working memory cannot be had. */
+int ingest_smooth_rows(uint8_t *pixels, int width, int height, int smooth_rows);
+
 /* One band of an 8-bit image with `bands` interleaved bands (rows of width * bands bytes) into `out`. */
 void ingest_extract_band(const uint8_t *src, int width, int height, int bands, int band, uint8_t *out);
 
