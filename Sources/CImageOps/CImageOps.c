@@ -24,6 +24,13 @@ int ingest_sample_region(const uint8_t *src, int src_width, int src_height,
         box_x > src_width - box_width || box_y > src_height - box_height || width <= 0 || height <= 0 ||
         !(scale > 0) || (size_t)width * (size_t)height > ((size_t)1 << 28))
         return -1;
+    if (angle == 0 && scale == 1 && width == box_width && height == box_height) {
+        /* Neither turned nor scaled, every sample falls on a pixel with all its weight: the box's
+         * rows as they are (zxing-cpp's first look at a read's surroundings). */
+        for (int row = 0; row < height; row++)
+            memcpy(out + (size_t)row * width, src + (size_t)(box_y + row) * src_width + box_x, (size_t)width);
+        return smooth_rows <= 1 ? 0 : ingest_smooth_rows(out, width, height, smooth_rows);
+    }
     double radians = angle * M_PI / 180.0;
     double c = cos(radians) / scale, s = sin(radians) / scale;
     double centre_x = box_x + box_width / 2.0, centre_y = box_y + box_height / 2.0;
