@@ -18,6 +18,11 @@ typedef struct {
     int start[5], end[5];
 } Template;
 
+/* Every template has three: the digit's two bars and the neighbour's (make_templates). */
+#define RUNS 3
+#define LANES 4
+typedef float lanes __attribute__((vector_size(LANES * sizeof(float))));
+
 static Template make_template(const int modules[9]) {
     Template t = {0};
     for (int m = 0; m < 9; m++) {
@@ -124,46 +129,64 @@ static void digit_costs(const float *profile, int count, Placement at, double fi
             for (int j = 0; j < 10; j++) {
                 float boundary = (float)(bounds[j] + shift);
                 rise[i][j] = phi((x - boundary + half) * inverse);
-                fall[i][j] = phi((x - boundary - half) * inverse);
+                /* Without spread the two are one value (adding or taking away +0 changes nothing). */
+                fall[i][j] = half == 0 ? rise[i][j] : phi((x - boundary - half) * inverse);
             }
         }
-        for (int p = 0; p < patterns; p++) {
-            const Template *t = &templates[p];
-            float v[MAX_DIGIT_PIXELS], vm = 0;
+        /* Four patterns at a time, one per lane: each lane's sums are made in the same order as
+         * one pattern's alone would be, so the costs are those of a pattern-by-pattern loop, bit
+         * for bit, but the four chains of additions overlap instead of waiting on each other. */
+        for (int p0 = 0; p0 < patterns; p0 += LANES) {
+            const Template *t[LANES];
+            for (int k = 0; k < LANES; k++) t[k] = &templates[p0 + k < patterns ? p0 + k : patterns - 1];
+            lanes v[MAX_DIGIT_PIXELS], vm = {0};
             for (int i = 0; i < n; i++) {
-                float value = 0;
-                for (int r = 0; r < t->runs; r++) value += rise[i][t->start[r]] - fall[i][t->end[r]];
+                lanes value = {0};
+                for (int r = 0; r < RUNS; r++) {
+                    lanes run;
+                    for (int k = 0; k < LANES; k++) run[k] = rise[i][t[k]->start[r]] - fall[i][t[k]->end[r]];
+                    value += run;
+                }
                 v[i] = value;
                 vm += value;
             }
             vm /= (float)n;
-            float vy = 0, vv = 0;
+            lanes vy = {0}, vv = {0};
             for (int i = 0; i < n; i++) {
-                float d = v[i] - vm;
+                lanes d = v[i] - vm;
                 vy += d * y[i];
                 vv += d * d;
             }
-            float cost = 1;
-            if (vv > 1e-9f && vy > 0) cost = 1 - vy * vy / (vv * yy);
-            if (cost < best[p]) best[p] = cost;
+            for (int k = 0; k < LANES && p0 + k < patterns; k++) {
+                float cost = 1;
+                if (vv[k] > 1e-9f && vy[k] > 0) cost = 1 - vy[k] * vy[k] / (vv[k] * yy);
+                if (cost < best[p0 + k]) best[p0 + k] = cost;
+            }
         }
     }
 }
 
+/* A place's lowest cost is never below −COST_SLACK: a cost is 1 − r², and r² exceeds 1 only by
+ * the rounding of float sums over at most MAX_DIGIT_PIXELS pixels (under 1e-4). */
+#define COST_SLACK 1e-3
+
 /* Costs of every digit at the places of one half (0 left, 1 right) or both (2) for one placement;
- * returns the sum of each place's lowest. */
-static double placement_costs(const float *profile, int count, Placement at, int shifts, int half,
+ * returns the sum of each place's lowest. A placement that cannot end below `limit` (the best
+ * so far, which it must beat) stops early, its costs incomplete: it returns a sum ≥ `limit`. */
+static double placement_costs(const float *profile, int count, Placement at, int shifts, int half, double limit,
                               const Template *left, const Template *right, float *left_costs, float *right_costs) {
     double total = 0;
+    int first = half == 1 ? 6 : 0, last = half == 0 ? 6 : 12;
     /* The left half's six places (sets A and B: 20 patterns) start at module 3, the right's
        (set C: 10) at module 50, after the centre guard. */
-    for (int k = half == 1 ? 6 : 0; k < (half == 0 ? 6 : 12); k++) {
+    for (int k = first; k < last; k++) {
         int is_left = k < 6, place = is_left ? k : k - 6, patterns = is_left ? 20 : 10;
         float *costs = is_left ? left_costs + 20 * place : right_costs + 10 * place;
         digit_costs(profile, count, at, (is_left ? 3 : 50) + 7 * place, shifts, is_left ? left : right, patterns, costs);
         float lowest = costs[0];
         for (int p = 1; p < patterns; p++) lowest = fminf(lowest, costs[p]);
         total += lowest;
+        if (total - (last - 1 - k) * COST_SLACK >= limit) return total;
     }
     return total;
 }
@@ -193,7 +216,8 @@ static double fit_places(const float *profile, int count, double first_edge, dou
         for (int i = -4; i <= 4; i++) {
             for (int j = -2; j <= 2; j++) {
                 double w = w0 * (1 + 0.01 * i);
-                double total = placement_costs(profile, count, AT(e, 0.3 * j, w, 0.6 * w), 1, half, left, right, trial_left, trial_right);
+                double total = placement_costs(profile, count, AT(e, 0.3 * j, w, 0.6 * w), 1, half, best, left, right,
+                                               trial_left, trial_right);
                 if (total < best) {
                     best = total;
                     end = e;
@@ -216,7 +240,7 @@ static double fit_places(const float *profile, int count, double first_edge, dou
                 double w = width * (1 + 0.005 * i);
                 /* The anchored end stays where the coarse search put it. */
                 Placement at = {end ? x95 + 0.15 * j * w - 95 * w : x0 + 0.15 * j * w, w, kBlur[b] * w, 0};
-                double total = placement_costs(profile, count, at, 3, half, left, right, trial_left, trial_right);
+                double total = placement_costs(profile, count, at, 3, half, best, left, right, trial_left, trial_right);
                 if (total < best) {
                     best = total;
                     chosen = at;
@@ -230,7 +254,7 @@ static double fit_places(const float *profile, int count, double first_edge, dou
     for (int s = 0; s < 8; s++) {
         Placement at = chosen;
         at.spread = kSpread[s] * at.w;
-        double total = placement_costs(profile, count, at, 3, half, left, right, trial_left, trial_right);
+        double total = placement_costs(profile, count, at, 3, half, best, left, right, trial_left, trial_right);
         if (total < best) {
             best = total;
             keep(half, trial_left, trial_right, left_costs, right_costs);

@@ -93,6 +93,17 @@ extension GreyImage {
         guard status == 0 else { throw ImageError.undecodable("cannot cut out a region of \(box.width)×\(box.height) pixels") }
         return GreyImage(width: Int(outWidth), height: Int(outHeight), pixels: out)
     }
+
+    /// The image with each row averaged with its neighbours, `rows` in all: `region`'s smoothing
+    /// (`region(box, …, smoothRows: n)` is `region(box, …, smoothRows: 1).smoothed(rows: n)`, pixel
+    /// for pixel), so one sampled region serves several smoothings.
+    public func smoothed(rows: Int) throws(ImageError) -> GreyImage {
+        guard rows > 1 else { return self }
+        var out = pixels
+        let status = out.withUnsafeMutableBufferPointer { ingest_smooth_rows($0.baseAddress, Int32(width), Int32(height), Int32(rows)) }
+        guard status == 0 else { throw ImageError.undecodable("cannot smooth a region of \(width)×\(height) pixels") }
+        return GreyImage(width: width, height: height, pixels: out)
+    }
 }
 
 extension GreyImage {

@@ -19,6 +19,11 @@ int ingest_sample_region(const uint8_t *src, int src_width, int src_height,
                          double angle, double scale, int smooth_rows,
                          uint8_t *out, int width, int height);
 
+/* Every row of an 8-bit grey image (rows of `width` bytes) replaced, in place, by the mean of
+ * smooth_rows rows centred on it, the edges repeated: ingest_sample_region's smoothing, for a
+ * region already sampled. Returns 0, or -1 when the working memory cannot be had. */
+int ingest_smooth_rows(uint8_t *pixels, int width, int height, int smooth_rows);
+
 /* One band of an 8-bit image with `bands` interleaved bands (rows of width * bands bytes) into `out`. */
 void ingest_extract_band(const uint8_t *src, int width, int height, int bands, int band, uint8_t *out);
 
@@ -74,5 +79,20 @@ void ingest_row_resample_free(IngestRowResample *resample);
  * best placement's summed cost, or -1 when the code does not fit in the profile. */
 double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int halves,
                            float *left_costs, float *right_costs);
+
+/* The gradient sums of a grid of cell × cell pixels over an 8-bit grey image (rows of `width`
+ * bytes), columns × rows cells from the top left: per cell, row by row, seven sums over its pixels
+ * off the image's border (and off the last row and column of cells' far edges) of the central
+ * differences gx and gy: gx², gy², gx·gy, gx, gy, |gx|, |gy|. `lanes` is working memory of
+ * 7 × width values. */
+void ingest_cell_gradients(const uint8_t *pixels, int width, int height, int cell, int columns, int rows,
+                           int32_t *lanes, int64_t *sums);
+
+/* The sum of the 4-neighbour Laplacian of an 8-bit grey image over its pixels off the border, and
+ * the sum of its squares. */
+void ingest_laplacian_sums(const uint8_t *pixels, int width, int height, int64_t *sum, int64_t *squares);
+
+/* The sum of `count` 8-bit values and the sum of their squares. */
+void ingest_level_sums(const uint8_t *pixels, size_t count, int64_t *sum, int64_t *squares);
 
 #endif

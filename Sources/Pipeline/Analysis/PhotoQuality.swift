@@ -64,18 +64,10 @@ public struct PhotoQuality: Sendable, Equatable {
 
     static func clamp(_ value: Double) -> Double { min(1, max(0, value.isFinite ? value : 0)) }
 
-    // Both sums are exact integers (a 1024-px image's squared Laplacians stay below 2^40), which
-    // also lets the compiler vectorise the loops.
+    // Both sums are exact integers (a 1024-px image's squared Laplacians stay below 2^40).
     static func meanAndDeviation(_ image: GreyImage) -> (Double, Double) {
         guard !image.pixels.isEmpty else { return (0, 0) }
-        var sum = 0, squares = 0
-        image.pixels.withUnsafeBufferPointer { p in
-            for value in p {
-                let v = Int(value)
-                sum &+= v
-                squares &+= v &* v
-            }
-        }
+        let (sum, squares) = image.levelSums()
         let count = Double(image.pixels.count)
         let mean = Double(sum) / count
         return (mean, (max(0, Double(squares) / count - mean * mean)).squareRoot())
@@ -84,17 +76,7 @@ public struct PhotoQuality: Sendable, Equatable {
     static func laplacianVariance(_ image: GreyImage) -> Double {
         let w = image.width, h = image.height
         guard w >= 3, h >= 3 else { return 0 }
-        var sum = 0, squares = 0
-        image.pixels.withUnsafeBufferPointer { p in
-            for y in 1..<(h - 1) {
-                let above = p.baseAddress! + (y - 1) * w, row = above + w, below = row + w
-                for x in 1..<(w - 1) {
-                    let l = Int32(row[x - 1]) &+ Int32(row[x + 1]) &+ Int32(above[x]) &+ Int32(below[x]) &- 4 &* Int32(row[x])
-                    sum &+= Int(l)
-                    squares &+= Int(l &* l)
-                }
-            }
-        }
+        let (sum, squares) = image.laplacianSums()
         let count = Double((w - 2) * (h - 2))
         let mean = Double(sum) / count
         return Double(squares) / count - mean * mean

@@ -31,18 +31,18 @@ extension BarcodeReader {
                 : PixelBox(x: code.x - reach, y: code.y - reach, width: code.width + 2 * reach, height: code.height + 2 * reach)
                     .clamped(width: pixels.width, height: pixels.height)
             guard area.width > 0, area.height > 0 else { continue }
-            // Enlarged ×2 as well where a module is under 2 px (95 modules to the code) or the photo
-            // is small (a close-up: cheap); padded only at the frame's edge, where an add-on needs a
-            // quiet zone (white padding elsewhere cost ZBar one it read unpadded, beside a dark
+            // As they are, then enlarged ×2; padded only at the frame's edge, where an add-on needs
+            // a quiet zone (white padding elsewhere cost ZBar one it read unpadded, beside a dark
             // background: ean13-extension-1-2).
             let atEdge = area.x == 0 || area.y == 0 || area.x + area.width == pixels.width || area.y + area.height == pixels.height
             let copies = [(1.0, 0), (1.0, 16), (2.0, 0), (2.0, 16)].filter { $0.1 == 0 || atEdge }
             // An add-on counts when copies at both scales read it: an EAN-2 checks little (its
             // parity gives its value modulo 4), and ZBar made ones of print beside a code, at one
-            // scale (5021047102439_2, 3760129920548_1). A large photo's surroundings are enlarged
-            // only to confirm what the unenlarged copy read.
+            // scale (5021047102439_2, 3760129920548_1). So the enlarged copies, which cost four
+            // times the pixels, are read only to confirm what an unenlarged one read: alone they
+            // could decide nothing.
             var scales: [String: Set<Double>] = [:]
-            for (scale, margin) in copies where scale == 1 || length < 190 || small || !scales.isEmpty {
+            for (scale, margin) in copies where scale == 1 || !scales.isEmpty {
                 guard let region = scale == 1 ? pixels.cropped(to: area) : try? pixels.region(area, angle: 0, scale: scale, smoothRows: 1)
                 else { continue }
                 let copy = margin == 0 ? region : region.padded(by: margin)

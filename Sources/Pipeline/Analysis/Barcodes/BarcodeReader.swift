@@ -184,9 +184,10 @@ final class BarcodeReader: Sendable {
             attempts = [RegionRead(scale: scale, rows: 7, scanner: scanners.rows)]
             if !fullResolution { attempts.append(RegionRead(scale: scale, rows: 1, scanner: scanners.frame)) }
         }
+        let samples = RegionSamples(candidate, in: image)
         for attempt in attempts {
             let copy = "\(source), \(attempt)"
-            var readings = try scan(candidate, in: image, attempt, step: step, source: copy)
+            var readings = try scan(samples, attempt, step: step, source: copy)
             // A weak read of an enlarged, smoothed region can be a misread that passes the check
             // digit; it counts only when a differently prepared copy of the region reads the same.
             readings = try trace.kept(readings, step, copy, because: "under \(Self.confirmedQuality) scan lines, and no "
@@ -195,7 +196,7 @@ final class BarcodeReader: Sendable {
                 for other in [RegionRead(scale: attempt.scale, rows: 5, scanner: scanners.rows),
                               RegionRead(scale: attempt.scale, rows: 9, scanner: scanners.rows),
                               RegionRead(scale: attempt.scale * 1.25, rows: 7, scanner: scanners.rows)]
-                where try scan(candidate, in: image, other).contains(where: { $0.productKey == reading.productKey }) {
+                where try scan(samples, other).contains(where: { $0.productKey == reading.productKey }) {
                     return true
                 }
                 return false
@@ -217,15 +218,36 @@ final class BarcodeReader: Sendable {
         var description: String { String(format: "×%.2g, smoothed over %d rows", scale, rows) }
     }
 
-    /// The sound, unconflicted reads of `candidate` prepared as `read` says; traced (`step`, `source`)
-    /// when given them, else (a confirming read) not.
-    private func scan(_ candidate: BarcodeCandidate, in image: GreyImage, _ read: RegionRead,
+    /// The sound, unconflicted reads of a candidate region (`samples`) prepared as `read` says;
+    /// traced (`step`, `source`) when given them, else (a confirming read) not.
+    private func scan(_ samples: RegionSamples, _ read: RegionRead,
                       step: String? = nil, source: String = "") throws -> [BarcodeReading] {
-        let region = try image.region(candidate.box, angle: candidate.angle, scale: read.scale, smoothRows: read.rows)
+        let region = try samples.copy(scale: read.scale, smoothRows: read.rows)
         let trace = step == nil ? nil : trace
         let step = step ?? ""
         let readings = trace.withoutConflicts(trace.readings(of: read.scanner.scan(region), step, source), step, source)
         return trace.kept(readings, step, source, because: "read by fewer than \(Self.trustedQuality) scan lines", Self.isTrusted)
+    }
+}
+
+/// One candidate region of an image as `BarcodeReader.read` prepares it: sampled (turned and
+/// enlarged) once per scale, however many smoothings of it are read (a linear code's are read
+/// smoothed and not, and confirmed smoothed over other numbers of rows).
+private final class RegionSamples {
+    let candidate: BarcodeCandidate
+    let image: GreyImage
+    private var sampled: [Double: GreyImage] = [:]
+
+    init(_ candidate: BarcodeCandidate, in image: GreyImage) {
+        self.candidate = candidate
+        self.image = image
+    }
+
+    func copy(scale: Double, smoothRows rows: Int) throws -> GreyImage {
+        if let region = sampled[scale] { return try region.smoothed(rows: rows) }
+        let region = try image.region(candidate.box, angle: candidate.angle, scale: scale, smoothRows: 1)
+        sampled[scale] = region
+        return try region.smoothed(rows: rows)
     }
 }
 
