@@ -13,23 +13,6 @@ final class HealthTests: XCTestCase {
         return work
     }
 
-    /// Makes the library folder read-only, for root too (`chattr +i`); undone at the test's end.
-    private func makeReadOnly(_ folder: URL) throws {
-        try IngestHarness.shell("chmod a-w '\(folder.path)' && if [ $(id -u) = 0 ]; then chattr +i '\(folder.path)'; fi", in: folder)
-        addTeardownBlock {
-            _ = try? IngestHarness.execute(URL(fileURLWithPath: "/bin/sh"),
-                                           ["-c", "chattr -i '\(folder.path)' 2>/dev/null; chmod u+w '\(folder.path)'"],
-                                           in: folder.deletingLastPathComponent())
-        }
-    }
-
-    private func checks(_ json: Any?) throws -> [String: (ok: Bool, detail: String)] {
-        let object = try XCTUnwrap(json as? [String: Any])
-        let checks = try XCTUnwrap(object["checks"] as? [[String: Any]])
-        return Dictionary(uniqueKeysWithValues: checks.map {
-            ($0["name"] as? String ?? "", ($0["ok"] as? Bool ?? false, $0["detail"] as? String ?? ""))
-        })
-    }
 
     func testStatus_ready_thenEachFailureNamed() throws {
         let work = try ingestedSamples()
@@ -37,13 +20,13 @@ final class HealthTests: XCTestCase {
         XCTAssertEqual(ready.status, 0, ready.stdout + ready.stderr)
         XCTAssertTrue(ready.stdout.hasPrefix("ready\n"), ready.stdout)
         let json = try work.ingest(["status", "--json"])
-        XCTAssertEqual(try checks(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))).filter { !$0.value.ok }.count, 0,
+        XCTAssertEqual(try readinessChecks(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))).filter { !$0.value.ok }.count, 0,
                        json.stdout)
 
         let floor = try ingestedSamples(["minFreeMB": 100_000_000])
         let full = try floor.ingest(["status", "--json"])
         XCTAssertEqual(full.status, 1, full.stdout + full.stderr)
-        let disk = try XCTUnwrap(try checks(try JSONSerialization.jsonObject(with: Data(full.stdout.utf8)))["disk"])
+        let disk = try XCTUnwrap(try readinessChecks(try JSONSerialization.jsonObject(with: Data(full.stdout.utf8)))["disk"])
         XCTAssertFalse(disk.ok)
         XCTAssertTrue(disk.detail.contains("below the floor of 100000000 MB"), disk.detail)
 

@@ -25,27 +25,9 @@ final class HealthRouteTests: XCTestCase {
         try makeReadOnly(served.work.library)
         let notReady = try served.client.send("GET", "/readyz")
         XCTAssertEqual(notReady.status, 503, notReady.text)
-        let found = try checks(try notReady.json())
+        let found = try readinessChecks(try notReady.json())
         XCTAssertEqual(found.filter { !$0.value.ok }.map(\.key), ["library"], notReady.text)
         XCTAssertTrue(found["library"]?.detail.contains(served.work.library.path) == true, notReady.text)
         XCTAssertEqual(try served.client.send("GET", "/healthz").status, 200, "the process is up all the same")
-    }
-
-    /// Makes the library folder read-only, for root too (`chattr +i`); undone at the test's end.
-    private func makeReadOnly(_ folder: URL) throws {
-        try IngestHarness.shell("chmod a-w '\(folder.path)' && if [ $(id -u) = 0 ]; then chattr +i '\(folder.path)'; fi", in: folder)
-        addTeardownBlock {
-            _ = try? IngestHarness.execute(URL(fileURLWithPath: "/bin/sh"),
-                                           ["-c", "chattr -i '\(folder.path)' 2>/dev/null; chmod u+w '\(folder.path)'"],
-                                           in: folder.deletingLastPathComponent())
-        }
-    }
-
-    private func checks(_ json: Any?) throws -> [String: (ok: Bool, detail: String)] {
-        let object = try XCTUnwrap(json as? [String: Any])
-        let checks = try XCTUnwrap(object["checks"] as? [[String: Any]])
-        return Dictionary(uniqueKeysWithValues: checks.map {
-            ($0["name"] as? String ?? "", ($0["ok"] as? Bool ?? false, $0["detail"] as? String ?? ""))
-        })
     }
 }
