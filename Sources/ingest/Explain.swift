@@ -23,17 +23,23 @@ extension Ingest {
         @Flag(help: "Print JSON: per photo its size, the overview's shrink, its events and codes.")
         var json = false
 
+        @Option(help: .private)
+        var rules: String?
+
         @Argument(help: "The photos to explain.")
         var photos: [String]
 
         func run() throws {
             let (config, _) = try CommandContext.configuration(options)
             let analyzer = try PhotoAnalyzer(config: config, stagingFolder: NSTemporaryDirectory())
+            // Other thresholds than the fitted ones: how bench/fit_rules.py tries a grid of them.
+            let rules = try self.rules.map { try JSONDecoder().decode(AcceptanceRules.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) }
+                ?? .fitted
             var explanations: [BarcodeExplanation] = []
             var failed = false
             for photo in photos {
                 do {
-                    explanations.append(try analyzer.explainBarcodes(ofPhotoAt: photo))
+                    explanations.append(try analyzer.explainBarcodes(ofPhotoAt: photo, rules: rules))
                     if !json { printEscaped(Self.text(of: explanations.last!)) }
                 } catch {
                     failed = true

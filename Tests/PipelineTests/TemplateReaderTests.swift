@@ -33,12 +33,13 @@ final class TemplateReaderTests: XCTestCase {
         // centre guard and fits other digits there; each half placed alone fits the code's own.
         let code = "5901234123457"
         let image = Self.drawn(code, module: 1.4, blur: 0.6, stretch: 1.06)
+        let shortfall = AcceptanceRules.fitted.contradictingShortfall
         let whole = TemplateReader().ways(image)
         XCTAssertNotEqual(whole.first?.whole.decision?.code, code)
-        XCTAssertNotEqual(TemplateReader.verdict(on: code, whole), .confirms)
+        XCTAssertNotEqual(TemplateReader.verdict(on: code, whole, contradictingShortfall: shortfall), .confirms)
         let halves = TemplateReader().ways(image, halves: true)
         XCTAssertEqual(halves.first?.whole.decision?.code, code)
-        XCTAssertEqual(TemplateReader.verdict(on: code, halves), .confirms)
+        XCTAssertEqual(TemplateReader.verdict(on: code, halves, contradictingShortfall: shortfall), .confirms)
     }
 
     func testRead_stripesAndNoise_readNothing() {
@@ -75,7 +76,7 @@ final class TemplateReaderTests: XCTestCase {
         let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/upca-4-14.webp") })
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
         let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
-        var templates = BarcodeReader.TemplateEvidence(pixels: decoded.overview, candidates: [])
+        var templates = BarcodeReader.TemplateEvidence(pixels: decoded.overview, candidates: [], rules: .fitted)
         let misread = try XCTUnwrap(TemplateReader.reading("4006178017785", lines: 9, box: PixelBox(x: 0, y: 0, width: 1, height: 1)))
         let code = try XCTUnwrap(TemplateReader.reading("0066721017185", lines: 9, box: PixelBox(x: 0, y: 0, width: 1, height: 1)))
         XCTAssertEqual(try templates.verdict(on: misread), .contradicts)

@@ -21,8 +21,8 @@ public struct BarcodeExplanation: Sendable, Encodable {
 extension PhotoAnalyzer {
     /// How the barcodes of the photo at `path` are read, as a run reads them: decoded once as a
     /// run decodes it, with the configuration's symbologies. Throws `PhotoError` for a file a run
-    /// would quarantine.
-    public func explainBarcodes(ofPhotoAt path: String) throws -> BarcodeExplanation {
+    /// would quarantine. `rules`: the thresholds to read with (`bench/fit_rules.py` tries others).
+    public func explainBarcodes(ofPhotoAt path: String, rules: AcceptanceRules = .fitted) throws -> BarcodeExplanation {
         let snapshot = try FileSnapshot.read(path, maxBytes: config.maxFileBytes)
         let decoded: DecodedPhoto
         do {
@@ -31,7 +31,7 @@ extension PhotoAnalyzer {
             throw PhotoError.image(error)
         }
         let trace = ReadTrace()
-        let reads = try barcodes(of: decoded, bytes: snapshot.bytes, with: BarcodeReader(symbologies: config.symbologies, trace: trace),
+        let reads = try barcodes(of: decoded, bytes: snapshot.bytes, with: BarcodeReader(symbologies: config.symbologies, rules: rules, trace: trace),
                                  file: path)
         let codes = Self.deduplicated(reads.confirmed)
         return BarcodeExplanation(photo: path, width: decoded.header.width, height: decoded.header.height,

@@ -22,10 +22,10 @@ extension BarcodeReader {
                     scanners: Scanners) throws -> Evidence {
         var evidence = Evidence()
         for reading in weak { evidence.add(reading, from: Evidence.Source(decoder: "ZBar", view: "×1")) }
-        var templates = TemplateEvidence(pixels: pixels, candidates: candidates)
+        var templates = TemplateEvidence(pixels: pixels, candidates: candidates, rules: rules)
         for copy in try Self.copies(of: pixels, candidates: candidates) {
             let image = try copy.image()
-            let whole = { (reading: BarcodeReading) in !QuietZone.isPartial(reading, in: image) }
+            let whole = { (reading: BarcodeReading) in !QuietZone.isPartial(reading, in: image, rules: self.rules) }
             var scans = [("zxing", scanners.zxing.scan(image))]
             // Every line, also of enlarged copies: scanning those at every second line instead (as
             // many lines per original pixel) let ZBar confirm its own misreads at two scales.
@@ -79,12 +79,14 @@ extension BarcodeReader {
     struct TemplateEvidence {
         let pixels: GreyImage
         let candidates: [BarcodeCandidate]
+        let rules: AcceptanceRules
         private var fitted: [(box: PixelBox, ways: [TemplateReader.Way])]?
         private var fittedByHalves: [(box: PixelBox, ways: [TemplateReader.Way])]?
 
-        init(pixels: GreyImage, candidates: [BarcodeCandidate]) {
+        init(pixels: GreyImage, candidates: [BarcodeCandidate], rules: AcceptanceRules) {
             self.pixels = pixels
             self.candidates = candidates
+            self.rules = rules
         }
 
         /// The regions fitted with the whole code placed as one on each line, or (`halves`) each
@@ -106,9 +108,12 @@ extension BarcodeReader {
         /// the whole code placed as one does (the halves' freer fit contradicts nothing).
         mutating func verdict(on reading: BarcodeReading) throws -> TemplateReader.Verdict {
             guard TemplateReader.symbologies.contains(reading.symbology), let code = reading.gtin13 else { return .undecided }
-            let verdicts = try regions().map { TemplateReader.verdict(on: code, $0.ways) }
+            let shortfall = rules.contradictingShortfall
+            let verdicts = try regions().map { TemplateReader.verdict(on: code, $0.ways, contradictingShortfall: shortfall) }
             if verdicts.contains(.confirms) { return .confirms }
-            if try regions(halves: true).contains(where: { TemplateReader.verdict(on: code, $0.ways) == .confirms }) {
+            if try regions(halves: true).contains(where: {
+                TemplateReader.verdict(on: code, $0.ways, contradictingShortfall: shortfall) == .confirms
+            }) {
                 return .confirms
             }
             return verdicts.contains(.contradicts) ? .contradicts : .undecided

@@ -28,7 +28,7 @@ extension BarcodeReader {
     }
 
     /// True when a linear code ZBar read on the whole photo counts: a second opinion confirms it,
-    /// or, read by `confirmedQuality` lines or more, zxing-cpp does not contradict it. (The template
+    /// or, read by `rules.confirmedLines` lines or more, zxing-cpp does not contradict it. (The template
     /// reader's verdict on every well-read code would cost 10 % of the 12 MP corpus's CPU: only weak
     /// reads get it.) A code that does not count here is not lost: the candidate regions and the
     /// second look read it again, differently. With the reason, for the trace.
@@ -36,14 +36,14 @@ extension BarcodeReader {
         guard reading.symbology != .qr else { return (true, "a QR code corrects its own errors") }
         let area = Self.surroundings(of: reading.box, in: pixels)
         let zxing = Self.zxingReads(area, in: pixels, scanners: scanners)
-        if reading.quality >= Self.confirmedQuality {
+        if reading.quality >= rules.confirmedLines {
             let contradiction = zxing.first { $0.productKey != reading.productKey }
             return contradiction.map { (false, "zxing-cpp reads \($0.productKey) there") }
-                ?? (true, "\(Self.confirmedQuality)+ scan lines, and zxing-cpp " + (zxing.isEmpty ? "reads nothing there" : "agrees"))
+                ?? (true, "\(rules.confirmedLines)+ scan lines, and zxing-cpp " + (zxing.isEmpty ? "reads nothing there" : "agrees"))
         }
         let verdict = try Self.secondOpinion(on: reading, zxing: zxing,
-                                             templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: []))
-        return (verdict == .confirms, "under \(Self.confirmedQuality) scan lines; second opinion "
+                                             templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [], rules: rules))
+        return (verdict == .confirms, "under \(rules.confirmedLines) scan lines; second opinion "
             + Self.describe(verdict, zxing: zxing, on: reading))
     }
 
@@ -77,20 +77,20 @@ extension BarcodeReader {
     /// True when a second opinion overrules a code ZBar read in a candidate region (turned upright,
     /// enlarged and smoothed: a blurred code gave ZBar a misread 28 lines agreed on): it contradicts
     /// the code, or, for a code the template reader cannot judge (it knows the EAN-13 and UPC-A
-    /// layouts only) read by fewer than `confirmedQuality` lines, zxing-cpp does not confirm it.
+    /// layouts only) read by fewer than `rules.confirmedLines` lines, zxing-cpp does not confirm it.
     func isOverruled(_ reading: BarcodeReading, candidate: BarcodeCandidate, in image: GreyImage,
                              scanners: Scanners, step: String, source: String) throws -> Bool {
         guard reading.symbology != .qr else { return false }
         let zxing = Self.zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners)
-        let verdict = try Self.secondOpinion(on: reading, zxing: zxing, templates: TemplateEvidence(pixels: image, candidates: [candidate]))
+        let verdict = try Self.secondOpinion(on: reading, zxing: zxing, templates: TemplateEvidence(pixels: image, candidates: [candidate], rules: rules))
         let overruled = switch verdict {
         case .contradicts: true
         case .confirms: false
-        case .undecided: !TemplateReader.symbologies.contains(reading.symbology) && reading.quality < Self.confirmedQuality
+        case .undecided: !TemplateReader.symbologies.contains(reading.symbology) && reading.quality < rules.confirmedLines
         }
         trace?.note(step, source, reading, overruled ? "dropped" : "kept", because: "second opinion "
             + Self.describe(verdict, zxing: zxing, on: reading)
-            + (verdict == .undecided ? (overruled ? ", and under \(Self.confirmedQuality) scan lines" : ", not overruled") : ""))
+            + (verdict == .undecided ? (overruled ? ", and under \(rules.confirmedLines) scan lines" : ", not overruled") : ""))
         return overruled
     }
 

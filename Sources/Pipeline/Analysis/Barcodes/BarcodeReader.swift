@@ -20,11 +20,14 @@ final class BarcodeReader: Sendable {
     /// A second look where the first found nothing to read: a quarter of the gradient energy
     /// finds codes printed in low contrast (on the hard set: 3 more, no false positive).
     private let faintLocator = BarcodeLocator(minimumEnergy: 100)
+    /// The thresholds of the rules that decide which reads count.
+    let rules: AcceptanceRules
     /// Where every read and decision is noted, for `ingest explain`; nil while ingesting.
     let trace: ReadTrace?
 
-    init(symbologies: Set<Symbology>, trace: ReadTrace? = nil) {
+    init(symbologies: Set<Symbology>, rules: AcceptanceRules = .fitted, trace: ReadTrace? = nil) {
         self.symbologies = symbologies
+        self.rules = rules
         self.trace = trace
     }
 
@@ -67,10 +70,10 @@ final class BarcodeReader: Sendable {
         let source = "ZBar, the overview (1/\(shrink), \(pixels.width)×\(pixels.height))"
         let read = trace.readings(of: scanners.frame.scan(pixels), "overview", source)
         let whole = trace.withoutConflicts(trace.kept(read, "overview", source, because: QuietZone.rule) {
-            !QuietZone.isPartial($0, in: pixels)
+            !QuietZone.isPartial($0, in: pixels, rules: rules)
         }, "overview", source)
-        let trusted = try trace.kept(whole, "overview", source, because: "read by fewer than \(Self.trustedQuality) scan lines: "
-            + "left to the regions", Self.isTrusted).filter { reading in
+        let trusted = try trace.kept(whole, "overview", source, because: "read by fewer than \(rules.trustedLines) scan lines: "
+            + "left to the regions", isTrusted).filter { reading in
             let (stands, because) = try stands(reading, in: pixels, scanners: scanners)
             trace?.note("overview", source, reading, stands ? "kept" : "dropped", because: because)
             return stands
@@ -88,14 +91,11 @@ final class BarcodeReader: Sendable {
                              unconfirmed: evidence.accepted.isEmpty ? evidence.unconfirmed.map { $0.scaled(by: shrink) } : [])
     }
 
-    /// A linear code read across the whole frame by fewer scan lines than this is suspect — a part
-    /// of a larger code (a UPC-E inside an EAN-13) or texture that happens to pass a check digit. It
-    /// is dropped; the candidate regions, read upright and at full resolution, decide instead. Real
-    /// codes are read by dozens of lines.
-    static let trustedQuality = 6
-
-    static func isTrusted(_ reading: BarcodeReading) -> Bool {
-        reading.symbology == .qr || reading.quality >= trustedQuality
+    /// A QR code, or a linear code read by `rules.trustedLines` or more: a weaker read across the
+    /// whole frame is dropped, and the candidate regions, read upright and at full resolution,
+    /// decide instead.
+    func isTrusted(_ reading: BarcodeReading) -> Bool {
+        reading.symbology == .qr || reading.quality >= rules.trustedLines
     }
 
     /// Only regions up to this long edge (overview pixels) are worth a full-resolution look: a code
@@ -190,9 +190,9 @@ final class BarcodeReader: Sendable {
             var readings = try scan(samples, attempt, step: step, source: copy)
             // A weak read of an enlarged, smoothed region can be a misread that passes the check
             // digit; it counts only when a differently prepared copy of the region reads the same.
-            readings = try trace.kept(readings, step, copy, because: "under \(Self.confirmedQuality) scan lines, and no "
+            readings = try trace.kept(readings, step, copy, because: "under \(rules.confirmedLines) scan lines, and no "
                 + "differently prepared copy of the region read it") { reading in
-                guard reading.symbology != .qr, reading.quality < Self.confirmedQuality else { return true }
+                guard reading.symbology != .qr, reading.quality < rules.confirmedLines else { return true }
                 for other in [RegionRead(scale: attempt.scale, rows: 5, scanner: scanners.rows),
                               RegionRead(scale: attempt.scale, rows: 9, scanner: scanners.rows),
                               RegionRead(scale: attempt.scale * 1.25, rows: 7, scanner: scanners.rows)]
@@ -205,9 +205,6 @@ final class BarcodeReader: Sendable {
         }
         return []
     }
-
-    /// A region read with fewer agreeing scan lines than this must be confirmed by a second read.
-    static let confirmedQuality = 20
 
     /// How a region is prepared and scanned.
     private struct RegionRead: CustomStringConvertible {
@@ -226,7 +223,7 @@ final class BarcodeReader: Sendable {
         let trace = step == nil ? nil : trace
         let step = step ?? ""
         let readings = trace.withoutConflicts(trace.readings(of: read.scanner.scan(region), step, source), step, source)
-        return trace.kept(readings, step, source, because: "read by fewer than \(Self.trustedQuality) scan lines", Self.isTrusted)
+        return trace.kept(readings, step, source, because: "read by fewer than \(rules.trustedLines) scan lines", isTrusted)
     }
 }
 

@@ -18,19 +18,20 @@ enum QuietZone {
         }
     }
 
-    /// How far beside an end the test looks, in modules: past the blur of the outer bar's edge
-    /// (about two modules on a soft photo), within the narrowest quiet zone the standard allows
-    /// (seven modules, UPC-E's and EAN-8's). Counting dark runs there instead, to let a logo
-    /// printed too close pass, missed the partial reads of blurred codes, whose bars merge.
-    static let nearest = 2.0, farthest = 6.0
+    /// How far beside an end the test looks, in modules: from past the blur of the outer bar's
+    /// edge (`AcceptanceRules.quietZoneNearest`, fitted) to within the narrowest quiet zone the
+    /// standard allows (seven modules, UPC-E's and EAN-8's). Counting dark runs there instead, to
+    /// let a logo printed too close pass, missed the partial reads of blurred codes, whose bars merge.
+    static let farthest = 6.0
 
     /// What a read `isPartial` drops is, for the trace.
     static let rule = "bars continue beside an end: a part of a larger code (no quiet zone)"
 
-    /// True when dark bars lie just beyond an end of `reading` along its scan lines in `image`
-    /// (the coordinates `reading.box` is in). A read whose ends lie outside the image passes: a
-    /// photo cropped at the code's edge has no quiet zone to test.
-    static func isPartial(_ reading: BarcodeReading, in image: GreyImage) -> Bool {
+    /// True when dark bars lie just beyond an end of `reading` along `rules.quietZoneLines` of
+    /// three scan lines in `image` (dark, and changing from dark to light at least
+    /// `rules.quietZoneCrossings` times: bars and spaces, not a dark field or a finger) (the coordinates `reading.box` is in). A read whose ends lie
+    /// outside the image passes: a photo cropped at the code's edge has no quiet zone to test.
+    static func isPartial(_ reading: BarcodeReading, in image: GreyImage, rules: AcceptanceRules) -> Bool {
         guard let modules = modules(of: reading.symbology) else { return false }
         let box = reading.box
         let horizontal = box.width >= box.height
@@ -50,10 +51,14 @@ enum QuietZone {
             let inside = (start..<(start + length)).compactMap(pixel)
             guard let dark = inside.min(), let light = inside.max(), light - dark >= 32 else { return false }
             let threshold = (dark + light) / 2
-            let near = Int((nearest * module).rounded(.up)), far = Int((farthest * module).rounded(.up))
+            let near = Int((rules.quietZoneNearest * module).rounded(.up)), far = Int((farthest * module).rounded(.up))
             let before = (start - far)...(start - near), after = (start + length - 1 + near)...(start + length - 1 + far)
-            return [before, after].contains { side in side.contains { along in pixel(along).map { $0 < threshold } ?? false } }
+            return [before, after].contains { side in
+                let dark = side.compactMap(pixel).map { $0 < threshold }
+                let crossings = zip(dark, dark.dropFirst()).filter { $0 != $1 }.count
+                return dark.contains(true) && crossings >= rules.quietZoneCrossings
+            }
         }
-        return partialLines.count >= 2
+        return partialLines.count >= rules.quietZoneLines
     }
 }

@@ -141,29 +141,25 @@ struct TemplateReader {
     enum Verdict {
         /// Every place's pattern is the best or as good as (`confirmingShortfall`).
         case confirms
-        /// Some place's pattern fits clearly worse than another (`contradictingShortfall`).
+        /// Some place's pattern fits clearly worse than another (`AcceptanceRules.contradictingShortfall`).
         case contradicts
         case undecided
     }
 
     /// A place's pattern within this of the best, per line, agrees with it.
     static let confirmingShortfall: Float = 0.01
-    /// A place's pattern this much worse than the best, per line, is not what is printed there
-    /// (right codes fell short by up to 0.13 at a place on blurred photos; the misreads ZBar and
-    /// zxing agreed on by 0.23 and more).
-    static let contradictingShortfall: Float = 0.15
 
     /// The verdict on `code` (13 digits, a UPC-A with its leading 0) from the ways of one region.
     /// It confirms when one way that fits a code at all (5 lines, mean cost up to
     /// `maximumLineCost`) has the code's pattern best, or as good as, at every place. It
     /// contradicts only when the better way fits well (8 lines, mean cost up to 0.25) and no way
-    /// comes within `contradictingShortfall` of the code at every place.
+    /// comes within `contradictingShortfall` (fitted: `AcceptanceRules`) of the code at every place.
     ///
     /// A contradiction is weaker evidence than it looks: on generated crops photographed at an
     /// angle (module widths growing across the code, which the fit models only in part) the fit
     /// drifted off the bars and contradicted right codes on 17 crops of 600. So callers let it
     /// overrule one decoder's read, never a code ZBar and zxing-cpp both read.
-    static func verdict(on code: String, _ ways: [Way]) -> Verdict {
+    static func verdict(on code: String, _ ways: [Way], contradictingShortfall: Float) -> Verdict {
         let worst = ways.map { way in (way, way.whole.shortfalls(of: code)?.max() ?? .infinity) }
         if worst.contains(where: { way, shortfall in
             shortfall <= confirmingShortfall && way.whole.lines >= 5 && Double(way.whole.meanCost) <= maximumLineCost

@@ -1,0 +1,7 @@
+// Written by bench/fit_rules.py; do not edit by hand, run it again.
+
+extension AcceptanceRules {
+    /// The thresholds the reader uses (see `AcceptanceRules`).
+    public static let fitted = AcceptanceRules(trustedLines: 3, confirmedLines: 20, quietZoneNearest: 3.0, quietZoneLines: 3,
+                                               quietZoneCrossings: 0, contradictingShortfall: 0.15)
+}

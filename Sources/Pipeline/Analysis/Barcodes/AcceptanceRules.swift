@@ -1,0 +1,39 @@
+/// The thresholds of the rules that decide whether a read counts, in the order the reader applies
+/// them. They are fitted, not chosen: `bench/fit_rules.py` reads every development photo (the
+/// groups of ../shared/realphotos, generated crops, generated photos without a code) with each
+/// combination of a grid, and keeps the one that reads the most right codes with no wrong one.
+/// Its figures for each group left out of the fit are in docs/recall.md. The fitted values are
+/// `AcceptanceRules.fitted` (AcceptanceRules+Fitted.swift, written by that script); `ingest
+/// explain --rules FILE` reads with others, which is how the script tries them.
+public struct AcceptanceRules: Codable, Sendable, Equatable {
+    /// A linear code read across a whole frame or region by fewer agreeing scan lines than this is
+    /// left to the next step: a part of a larger code (a UPC-E inside an EAN-13) or texture that
+    /// passes a check digit is read by few lines; a real code by dozens.
+    public var trustedLines: Int
+    /// A linear code read by fewer lines than this needs a second, differently made read that
+    /// agrees (zxing-cpp, the template reader, or another copy of its region).
+    public var confirmedLines: Int
+    /// The quiet zone test (`QuietZone`) looks for dark bars from this many modules beside a
+    /// retail code's end; nearer lies the blur of the outer bar's edge.
+    public var quietZoneNearest: Double
+    /// Of the three scan lines the quiet zone test draws across a read, this many must find bars
+    /// beside an end for the read to be a part of a larger code.
+    public var quietZoneLines: Int
+    /// The dark and light must change this often beside the end, along a line, for what lies
+    /// there to be bars: 0 takes any dark (a blurred code's merged bars), 2 and more only bars and
+    /// spaces (not the dark field a label is printed on, nor a finger).
+    public var quietZoneCrossings: Int
+    /// A place's digit pattern this much worse than the best, per line, is not what is printed
+    /// there: the template reader contradicts a code that falls this short (`TemplateReader.verdict`).
+    public var contradictingShortfall: Float
+
+    public init(trustedLines: Int, confirmedLines: Int, quietZoneNearest: Double, quietZoneLines: Int,
+                quietZoneCrossings: Int, contradictingShortfall: Float) {
+        self.trustedLines = trustedLines
+        self.confirmedLines = confirmedLines
+        self.quietZoneNearest = quietZoneNearest
+        self.quietZoneLines = quietZoneLines
+        self.quietZoneCrossings = quietZoneCrossings
+        self.contradictingShortfall = contradictingShortfall
+    }
+}

@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""Fits the barcode reader's acceptance thresholds, and scores them on groups left out (issue 29).
+
+    bench/fit_rules.py [--photos ../shared/realphotos] [--out /tmp/ingest-fit]
+                       [--ingest .build/release/ingest] [--jobs 2] [--crops 300]
+                       [--write] [--report docs/recall.md]
+
+The reader decides whether a read counts by a chain of rules (`AcceptanceRules`: the scan lines
+that make a read trusted, the lines under which a read needs a second one, the quiet zone test's
+reach and lines, the template reader's contradiction). This script fits their thresholds instead
+of anyone choosing them:
+
+1. The development photos, in groups: each group of ../shared/realphotos (barcodes/ and off/), its
+   photos without a code, generated crops of codes (bench/crops.py, seed 1; codes ingest must not
+   read count as wrong there) and generated photos without a code (bench/hardset.py's textures,
+   fronts and labels, seed 1).
+2. Every photo is read by `ingest explain --json --rules R` with every combination R of GRID (each
+   photo alone, as `bench/realphotos.py` reads them). Reads are cached per combination in OUT.
+3. A combination's score on some groups: right codes − WRONG_COST × wrong codes (a wrong code is a
+   wrong product key in the catalogue; a missed one only leaves a capture without a barcode). The
+   fit is the combination with the best score on the groups it is given; ties go to the stricter
+   one (GRID lists each threshold strictest first).
+4. Leave one group out: for each group, fit on all the others and score the fit on it. Those are
+   the figures that count; beside them, the fit on all groups (the thresholds the reader ships).
+
+`--write` writes the fit on all groups into Sources/Pipeline/Analysis/Barcodes/AcceptanceRules+Fitted.swift
+and the figures into REPORT's section "## Leave one group out (bench/fit_rules.py)". Needs what
+bench/realphotos.py, bench/crops.py and bench/hardset.py need; `ingest` built in release mode.
+"""
+import argparse
+import datetime as dt
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import crops  # noqa: E402
+import hardset  # noqa: E402
+import realphotos  # noqa: E402
+import report  # noqa: E402
+
+ROOT = realphotos.ROOT
+FITTED = os.path.join(ROOT, "Sources", "Pipeline", "Analysis", "Barcodes", "AcceptanceRules+Fitted.swift")
+SECTION = "## Leave one group out (bench/fit_rules.py)"
+# Each threshold's values, strictest first (the tie-break).
+GRID = {
+    "trustedLines": [6, 3],
+    "confirmedLines": [20, 12],
+    "quietZoneNearest": [2.0, 3.0],
+    "quietZoneLines": [2, 3],
+    "quietZoneCrossings": [0, 2],
+    "contradictingShortfall": [0.15, 0.25],
+}
+WRONG_COST = 20
+
+
+# ---------------------------------------------------------------- the photos
+def pool(args):
+    """[(group, path, is_right(code) -> bool)]: every development photo."""
+    photos = []
+    for file, path, group, key, _ in realphotos.load_photos(args.photos):
+        photos.append((group, path, lambda code, g=group, k=key: is_code(g, k, code)))
+    crop_out = os.path.join(args.out, "crops")
+    truth_file = os.path.join(crop_out, "truth.json")
+    truth = None
+    if os.path.exists(truth_file):
+        with open(truth_file) as f:
+            saved = json.load(f)
+        truth = saved["sets"] if (saved["seed"], saved["count"]) == (1, args.crops) else None
+    if truth is None:
+        shutil.rmtree(crop_out, ignore_errors=True)
+        truth = crops.generate(1, args.crops, crop_out)
+    for name in sorted(truth):
+        entry = truth[name]
+        photos.append(("generated crops", os.path.join(crop_out, entry["file"]),
+                       lambda code, e=entry: crops.is_own(e, (None, code, None))))
+    hard = argparse.Namespace(seed=1, per=0, nobarcode=135, out=os.path.join(args.out, "hardset"), reuse=True)
+    for name, entry in sorted(hardset.generate(hard)["sets"].items()):
+        photos.append(("generated, no code", os.path.join(hard.out, "inbox", entry["file"]), lambda code: False))
+    return photos
+
+
+def is_code(group, key, code):
+    """True when `code` (a product key as `ingest explain` gives it: a GTIN-13 for retail codes)
+    is the photo's code `key` (an EAN-8's key is its 8 digits)."""
+    if key is None:
+        return False
+    if realphotos.is_retail(group) or group.startswith("ean8"):
+        return bool(realphotos.gtin13_candidates(key) & realphotos.gtin13_candidates(code))
+    return realphotos.is_correct(group, key, (None, code, None))
+
+
+# ---------------------------------------------------------------- reading
+def combinations():
+    keys = list(GRID)
+    return [dict(zip(keys, values)) for values in itertools.product(*(GRID[k] for k in keys))]
+
+
+def label(rules):
+    return "-".join(f"{rules[k]}" for k in GRID)
+
+
+def read_all(args, config, rules, paths):
+    """{path: [codes]} of `ingest explain` with `rules`, cached in OUT/reads."""
+    cache = os.path.join(args.out, "reads", label(rules) + ".json")
+    if os.path.exists(cache):
+        with open(cache) as f:
+            saved = json.load(f)
+        if saved["sources"] == sources_stamp() and set(saved["codes"]) >= set(paths):
+            return saved["codes"]
+    os.makedirs(os.path.dirname(cache), exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(rules, f)
+    chunks = [paths[i::args.jobs] for i in range(args.jobs)]
+
+    def explain(chunk):
+        run = subprocess.run([args.ingest, "explain", "--json", "--config", config, "--rules", f.name] + chunk,
+                             capture_output=True, text=True)
+        if run.returncode not in (0, 1):
+            sys.exit(f"ingest explain exited {run.returncode}:\n{run.stderr[-3000:]}")
+        return json.loads(run.stdout or "[]")
+    with ThreadPoolExecutor(max_workers=args.jobs) as jobs:
+        explained = [e for part in jobs.map(explain, chunks) for e in part]
+    os.unlink(f.name)
+    codes = {path: [] for path in paths}
+    codes.update({e["photo"]: e["codes"] for e in explained})
+    with open(cache, "w") as out:
+        json.dump({"sources": sources_stamp(), "codes": codes}, out)
+    return codes
+
+
+def sources_stamp():
+    """What the reads depend on: the SHA-256 of Sources/, all but the file of fitted thresholds
+    (reads with `--rules` do not use them). Cached reads are reused only for the same sources;
+    `--ingest` must be built from them."""
+    import hashlib
+    digest = hashlib.sha256()
+    for folder, dirs, files in sorted(os.walk(os.path.join(ROOT, "Sources"))):
+        dirs.sort()
+        for name in sorted(files):
+            file = os.path.join(folder, name)
+            if file != FITTED:
+                digest.update(os.path.relpath(file, ROOT).encode())
+                with open(file, "rb") as f:
+                    digest.update(f.read())
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------- fitting
+def tally(photos, codes, groups):
+    """(right, wrong, photos) over `groups`."""
+    right = wrong = n = 0
+    for group, path, is_right in photos:
+        if group not in groups:
+            continue
+        found = codes.get(path, [])
+        n += 1
+        right += any(is_right(c) for c in found)
+        wrong += sum(not is_right(c) for c in found)
+    return right, wrong, n
+
+
+def fit(photos, reads, groups):
+    """The index of the best combination on `groups` (the first, strictest, of equals)."""
+    def score(index):
+        right, wrong, _ = tally(photos, reads[index], groups)
+        return right - WRONG_COST * wrong
+    return max(range(len(reads)), key=lambda i: (score(i), -i))
+
+
+def references(args, photos):
+    """{path: True when zbarimg or zxing-cpp reads the photo's code} for the real photos, each
+    reader as bench/realphotos.py runs it (cached in OUT/references.json)."""
+    cache = os.path.join(args.out, "references.json")
+    if os.path.exists(cache):
+        with open(cache) as f:
+            return json.load(f)
+    real = [p for p in realphotos.load_photos(args.photos) if p[2] != "nobarcode"]
+    either = {}
+    for read in (realphotos.zbarimg_read, realphotos.zxing_read):
+        _, found = realphotos.per_photo(read, real, args.jobs)
+        for index, (_, path, group, key, _) in enumerate(real):
+            right = any(realphotos.is_correct(group, key, r) for r in found.get(realphotos.set_name(index), ()))
+            either[path] = either.get(path, False) or right
+    with open(cache, "w") as f:
+        json.dump(either, f)
+    return either
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--photos", default=os.path.join(os.path.dirname(ROOT), "shared", "realphotos"))
+    ap.add_argument("--out", default="/tmp/ingest-fit")
+    ap.add_argument("--ingest", default=os.path.join(ROOT, ".build", "release", "ingest"))
+    ap.add_argument("--jobs", type=int, default=2, help="ingest explain processes at once")
+    ap.add_argument("--crops", type=int, default=300, help="generated crops (bench/crops.py, seed 1)")
+    ap.add_argument("--write", action="store_true", help="write the fit into the source and REPORT")
+    ap.add_argument("--report", default=os.path.join(ROOT, "docs", "recall.md"))
+    args = ap.parse_args()
+
+    os.makedirs(args.out, exist_ok=True)
+    # A copy: a build while the fit runs (half an hour) must not replace the binary under it.
+    snapshot = os.path.join(args.out, "ingest")
+    shutil.copy2(args.ingest, snapshot)
+    args.ingest = snapshot
+    photos = pool(args)
+    config = os.path.join(args.out, "pipeline.json")
+    with open(config, "w") as f:
+        json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
+                   "quarantine": "quarantine", "minPixels": realphotos.MIN_PIXELS}, f)
+    paths = [path for _, path, _ in photos]
+    grid = combinations()
+    start = time.monotonic()
+    reads = []
+    for number, rules in enumerate(grid, 1):
+        reads.append(read_all(args, config, rules, paths))
+        print(f"\r{number}/{len(grid)} combinations read, {time.monotonic() - start:.0f} s", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+    groups = list(dict.fromkeys(group for group, _, _ in photos))
+    chosen = fit(photos, reads, set(groups))
+    rows = []
+    for group in groups:
+        held = fit(photos, reads, set(groups) - {group})
+        rows.append((group, held, tally(photos, reads[held], {group}), tally(photos, reads[chosen], {group}), grid[held]))
+    text = render(args, grid, chosen, rows, photos, reads, references(args, photos))
+    print(text)
+    if args.write:
+        write_fitted(grid[chosen])
+        report.replace_section(args.report, SECTION, text)
+
+
+def render(args, grid, chosen, rows, photos, reads, either):
+    """The report section: the fit, then per group its held-out and all-data figures beside what
+    zbarimg or zxing-cpp reads, and the photos a plain decoder reads that the held-out fit does not."""
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--", "Sources", "bench"],
+                           capture_output=True, text=True).stdout.strip()
+    names = list(GRID)
+    lines = [f"- {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, repository at `{commit}`"
+             f"{' with uncommitted changes' if dirty else ''}; "
+             f"{len(photos)} photos in {len(rows)} groups, each photo its own set, read by `ingest explain --rules` "
+             f"with each of {len(grid)} combinations of the thresholds: " + "; ".join(f"{k} {GRID[k]}" for k in names),
+             f"- score: right codes − {WRONG_COST} × wrong codes, ties to the stricter thresholds. The fit on all "
+             "groups (what the reader ships, `AcceptanceRules+Fitted.swift`): "
+             + ", ".join(f"{k} {grid[chosen][k]}" for k in names),
+             "- **held out**: a group's figures with the thresholds fitted on all the other groups. All data: with "
+             "the fit on every group, itself included. The held-out figures are the ones that count.",
+             "- either reference: photos zbarimg (defaults) or zxing-cpp reads right; below it, the photos either "
+             "reads right and the held-out fit does not.", "",
+             "| group | photos | **held out: right** | held out: wrong | all data: right | all data: wrong | either reference |",
+             "|---|---|---|---|---|---|---|"]
+    totals = [0] * 6
+    lost = []
+    for group, held, (hr, hw, n), (ar, aw, _), _ in rows:
+        paths = [path for g, path, _ in photos if g == group]
+        reference = sum(1 for path in paths if either.get(path))
+        has_reference = any(path in either for path in paths)
+        lines.append(f"| {group} | {n} | **{hr}** | {hw} | {ar} | {aw} | {reference if has_reference else '—'} |")
+        for i, v in enumerate((n, hr, hw, ar, aw, reference)):
+            totals[i] += v
+        for g, path, is_right in photos:
+            if g == group and either.get(path) and not any(is_right(c) for c in reads[held].get(path, [])):
+                lost.append(f"`{os.path.basename(path)}` ({group})")
+    n, hr, hw, ar, aw, reference = totals
+    lines.append(f"| **all groups** | {n} | **{hr}** | **{hw}** | {ar} | {aw} | {reference} |")
+    lines += ["", f"Read right by zbarimg or zxing-cpp, not by the held-out fit ({len(lost)}): " + (", ".join(lost) or "none") + ".",
+              "", "The fit without each group:", "", "| group | " + " | ".join(names) + " |",
+              "|---|" + "---|" * len(names)]
+    lines += [f"| {group} | " + " | ".join(str(rules[k]) for k in names) + " |" for group, _, _, _, rules in rows]
+    return "\n".join(lines) + "\n"
+
+
+def write_fitted(rules):
+    with open(FITTED, "w") as f:
+        f.write("// Written by bench/fit_rules.py; do not edit by hand, run it again.\n\n"
+                "extension AcceptanceRules {\n"
+                "    /// The thresholds the reader uses (see `AcceptanceRules`).\n"
+                f"    public static let fitted = AcceptanceRules(trustedLines: {rules['trustedLines']}, "
+                f"confirmedLines: {rules['confirmedLines']}, quietZoneNearest: {rules['quietZoneNearest']:.1f}, "
+                f"quietZoneLines: {rules['quietZoneLines']},\n"
+                f"                                               quietZoneCrossings: {rules['quietZoneCrossings']}, "
+                f"contradictingShortfall: {rules['contradictingShortfall']})\n"
+                "}\n")
+
+
+if __name__ == "__main__":
+    main()
