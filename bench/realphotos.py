@@ -373,7 +373,11 @@ def fate(explanation, key):
     if any(e["outcome"] == "unconfirmed" for e in events):
         return "unconfirmed", "read once, no second read agreed"
     others = sorted({plain(e["code"])[:40] for e in explanation["events"] if e["step"] == "decision"})
-    return "never read by any step", (f"the photo gave `{'`, `'.join(others)}`" if others else "")
+    gave = f"the photo gave `{'`, `'.join(others)}`; " if others else ""
+    reference = explanation.get("zxingOnWholePhoto")
+    if reference is None or any(key == plain(code) or key in gtin13_candidates(code) for code in reference):
+        return "never read by any step", gave + "the linked zxing-cpp reads it on the whole photo at full resolution"
+    return "not readable by the linked decoders", gave + "zxing-cpp as linked reads nothing of it on the whole photo either"
 
 
 def version(package):

@@ -13,7 +13,9 @@ extension Ingest {
                 catalogue, and prints for each read a step made (overview, region, full resolution, second look) \
                 the decoder and the prepared copy it read, the code, its symbology and agreeing scan lines, what \
                 became of it and why; then the codes the photo gives. A run reads a set's photos together: a code \
-                read once on one photo (unconfirmed) counts when another photo of the set reads it too. Exit \
+                read once on one photo (unconfirmed) counts when another photo of the set reads it too. Last, for \
+                reference, what zxing-cpp alone reads on the whole photo at full resolution: a code there and not \
+                among the photo's was missed by the steps; none there, the decoder ingest links cannot read it. Exit \
                 codes: 0 every photo explained; 1 a photo could not be read (a run would quarantine it); 64 usage error.
                 """
         )
@@ -64,6 +66,8 @@ extension Ingest {
             let codes = explanation.codes.map { code in explanation.addons[code].map { "\(code) (add-on \($0))" } ?? code }
             lines.append("  codes: " + (codes.isEmpty ? "none" : codes.joined(separator: ", "))
                 + (explanation.unconfirmed.isEmpty ? "" : "; unconfirmed: " + explanation.unconfirmed.joined(separator: ", ")))
+            let reference = explanation.zxingOnWholePhoto.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") }
+            lines.append("  for reference, zxing-cpp alone on the whole photo at full resolution: " + (reference ?? "could not decode it"))
             return lines.joined(separator: "\n")
         }
     }

@@ -23,6 +23,7 @@ final class ExplainTests: XCTestCase {
         var events: [Event]
         var codes: [String]
         var unconfirmed: [String]
+        var zxingOnWholePhoto: [String]?
     }
 
     private func explain(_ photos: [String], in work: SampleLibrary) throws -> [Explanation] {
@@ -56,6 +57,8 @@ final class ExplainTests: XCTestCase {
             }
             XCTAssertTrue(explanation.events.allSatisfy { $0.outcome != "dropped" || $0.because?.isEmpty == false },
                           "\(path): every drop names its rule")
+            // The reference read (zxing-cpp alone on the whole photo) is made for every photo.
+            XCTAssertNotNil(explanation.zxingOnWholePhoto, path)
         }
         XCTAssertGreaterThanOrEqual(read, 5, "the samples' photos of barcodes")
     }

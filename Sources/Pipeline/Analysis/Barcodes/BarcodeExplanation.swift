@@ -1,5 +1,6 @@
 import Catalog
 import Imaging
+import Vocabulary
 
 /// How the barcodes of one photo were read: every read each step made and what became of it
 /// (`ReadTrace`), then the codes the photo gave. What `ingest explain` prints.
@@ -16,6 +17,11 @@ public struct BarcodeExplanation: Sendable, Encodable {
     public var unconfirmed: [String]
     /// The add-on read beside each code that has one, by code.
     public var addons: [String: String]
+    /// What zxing-cpp alone reads on the whole photo at full resolution: not a step of reading
+    /// (too slow for every photo), a reference. A code given here and not above is one the steps
+    /// never looked at the right way; none here means the decoder ingest links cannot read it.
+    /// Nil when the full-resolution pixels could not be decoded.
+    public var zxingOnWholePhoto: [String]?
 }
 
 extension PhotoAnalyzer {
@@ -34,9 +40,14 @@ extension PhotoAnalyzer {
         let reads = try barcodes(of: decoded, bytes: snapshot.bytes, with: BarcodeReader(symbologies: config.symbologies, rules: rules, trace: trace),
                                  file: path)
         let codes = Self.deduplicated(reads.confirmed)
+        // The overview is the whole photo at full resolution when it was not shrunk.
+        let frame = PixelBox(x: 0, y: 0, width: decoded.header.width, height: decoded.header.height)
+        let whole = decoded.shrink == 1 ? decoded.overview : try? decoded.fullResolution(frame, from: snapshot.bytes).pixels
+        let zxing = whole.map { ZXingScanner(symbologies: config.symbologies).scan($0).compactMap(GTIN.reading(from:)).map(\.productKey) }
         return BarcodeExplanation(photo: path, width: decoded.header.width, height: decoded.header.height,
                                   overviewShrink: decoded.shrink, events: trace.events, codes: codes.map(\.productKey),
                                   unconfirmed: Self.deduplicated(reads.unconfirmed).map(\.productKey),
-                                  addons: Dictionary(codes.compactMap { code in code.addon.map { (code.productKey, $0) } }) { first, _ in first })
+                                  addons: Dictionary(codes.compactMap { code in code.addon.map { (code.productKey, $0) } }) { first, _ in first },
+                                  zxingOnWholePhoto: zxing.map { Array(Set($0)).sorted() })
     }
 }
