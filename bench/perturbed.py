@@ -38,23 +38,23 @@ def copies(image):
 
 
 def make_copies(photos, folder):
-    """[(name 'way/file', path, group, key)] of every copy, written to `folder`."""
+    """[(name 'way/file', path, group, key, add-on)] of every copy, written to `folder`."""
     os.makedirs(folder, exist_ok=True)
     made = []
-    for name, path, group, key in photos:
+    for name, path, group, key, addon in photos:
         with Image.open(path) as original:
             image = original.convert("RGB")
         for way, copy, quality in copies(image):
             dest = os.path.join(folder, f"{way}__{os.path.splitext(name)[0].replace('#', 'n')}.jpg")
             copy.save(dest, quality=quality)
-            made.append((f"{way}/{name}", dest, group, key))
+            made.append((f"{way}/{name}", dest, group, key, addon))
     return made
 
 
 def tally(photos, reads):
     """{way: [retail read, retail n, wrong]}, [(name, wrong read)]."""
     per, wrongs = defaultdict(lambda: [0, 0, 0]), []
-    for index, (name, _, group, key) in enumerate(photos):
+    for index, (name, _, group, key, _) in enumerate(photos):
         way, found = name.split("/")[0], reads.get(rp.set_name(index), set())
         bad = sorted(found) if group == "nobarcode" else sorted(r for r in found if not rp.is_correct(group, key, r))
         if rp.is_retail(group):
