@@ -258,6 +258,20 @@ def generate(seed, count, out):
     return truth
 
 
+def load_or_generate(seed, count, out, reuse=True):
+    """OUT's crops as `generate` made them, made again unless `reuse` and OUT/truth.json has the
+    same seed and count; returns the truth of each set."""
+    truth_file = os.path.join(out, "truth.json")
+    if reuse and os.path.exists(truth_file):
+        with open(truth_file) as f:
+            saved = json.load(f)
+        if saved["seed"] == seed and saved["count"] == count:
+            return saved["sets"]
+    import shutil
+    shutil.rmtree(out, ignore_errors=True)
+    return generate(seed, count, out)
+
+
 # ---------------------------------------------------------------- scoring
 def is_own(entry, read):
     """read: (format, text, gtin13 or None)."""
@@ -340,17 +354,7 @@ def main():
     ap.add_argument("--reuse", action="store_true", help="keep crops made before with the same seed and count")
     args = ap.parse_args()
 
-    truth_file = os.path.join(args.out, "truth.json")
-    truth = None
-    if args.reuse and os.path.exists(truth_file):
-        with open(truth_file) as f:
-            saved = json.load(f)
-        if saved["seed"] == args.seed and saved["count"] == args.count:
-            truth = saved["sets"]
-    if truth is None:
-        import shutil
-        shutil.rmtree(args.out, ignore_errors=True)
-        truth = generate(args.seed, args.count, args.out)
+    truth = load_or_generate(args.seed, args.count, args.out, reuse=args.reuse)
     inbox = os.path.join(args.out, "inbox")
     results, seconds = {}, {}
     seconds["ingest"], results["ingest"] = realphotos.run_ingest(args.ingest, inbox, os.path.join(args.out, "work"), args.workers)

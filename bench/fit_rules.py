@@ -67,15 +67,7 @@ def pool(args):
     for file, path, group, key, _ in realphotos.load_photos(args.photos):
         photos.append((group, path, lambda code, g=group, k=key: is_code(g, k, code)))
     crop_out = os.path.join(args.out, "crops")
-    truth_file = os.path.join(crop_out, "truth.json")
-    truth = None
-    if os.path.exists(truth_file):
-        with open(truth_file) as f:
-            saved = json.load(f)
-        truth = saved["sets"] if (saved["seed"], saved["count"]) == (1, args.crops) else None
-    if truth is None:
-        shutil.rmtree(crop_out, ignore_errors=True)
-        truth = crops.generate(1, args.crops, crop_out)
+    truth = crops.load_or_generate(1, args.crops, crop_out)
     for name in sorted(truth):
         entry = truth[name]
         photos.append(("generated crops", os.path.join(crop_out, entry["file"]),
@@ -239,12 +231,8 @@ def main():
 def render(args, grid, chosen, rows, photos, reads, either):
     """The report section: the fit, then per group its held-out and all-data figures beside what
     zbarimg or zxing-cpp reads, and the photos a plain decoder reads that the held-out fit does not."""
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no", "--", "Sources", "bench"],
-                           capture_output=True, text=True).stdout.strip()
     names = list(GRID)
-    lines = [f"- {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, repository at `{commit}`"
-             f"{' with uncommitted changes' if dirty else ''}; "
+    lines = [f"- {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, repository at {report.commit()}; "
              f"{len(photos)} photos in {len(rows)} groups, each photo its own set, read by `ingest explain --rules` "
              f"with each of {len(grid)} combinations of the thresholds: " + "; ".join(f"{k} {GRID[k]}" for k in names),
              f"- score: right codes − {WRONG_COST} × wrong codes, ties to the stricter thresholds. The fit on all "

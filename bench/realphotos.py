@@ -40,6 +40,9 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The photos are crops of codes out of photos, some 11 px tall: the default minPixels (64, the
 # shortest side of a product photo) would refuse 27 of them as "too small for a photo".
@@ -325,16 +328,8 @@ def fitted_section(path):
     """The leave-one-group-out section `bench/fit_rules.py` wrote into the report (kept as it is:
     the fit takes half an hour), or a line saying how to make it."""
     heading = "## Leave one group out (bench/fit_rules.py)"
-    try:
-        with open(path) as f:
-            lines = f.read().splitlines()
-    except FileNotFoundError:
-        lines = []
-    if heading not in lines:
-        return [heading, "", "Not made yet: run `bench/fit_rules.py --write`."]
-    start = lines.index(heading)
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return lines[start:end]
+    lines = report.read_section(path, heading)
+    return lines if lines is not None else [heading, "", "Not made yet: run `bench/fit_rules.py --write`."]
 
 
 def loss_table(args, photos, results):

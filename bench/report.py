@@ -22,15 +22,12 @@ def wrap(text):
     return textwrap.fill(text, 100, break_on_hyphens=False, break_long_words=False)
 
 
-def replace_section(path, heading, text):
-    """Replaces the section under the line `heading` (e.g. "## Speed (bench/bench.py)") in the
-    Markdown file `path` with `text` (the section's body, without the heading), or appends the
-    heading and text at the end."""
+def bounds(lines, heading):
+    """(start, end) of the section under the line `heading` in `lines`: from the heading to the
+    next heading of the same or a higher level outside fenced blocks (end None: to the last line);
+    (None, None) when there is no such heading."""
     level = len(HEADING.match(heading).group(1))
-    with open(path) as f:
-        lines = f.read().splitlines()
-    section = [heading, ""] + text.strip("\n").splitlines()
-    start = end = None
+    start = None
     fenced = False
     for number, line in enumerate(lines):
         if FENCE.match(line):
@@ -40,8 +37,30 @@ def replace_section(path, heading, text):
         if start is None and not fenced and line.rstrip() == heading:
             start = number
         elif start is not None and match and len(match.group(1)) <= level:
-            end = number
-            break
+            return start, number
+    return start, None
+
+
+def read_section(path, heading):
+    """The lines of the section under `heading` in the Markdown file `path`, the heading first;
+    None when the file or the heading is missing."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return None
+    start, end = bounds(lines, heading)
+    return None if start is None else lines[start:end]
+
+
+def replace_section(path, heading, text):
+    """Replaces the section under the line `heading` (e.g. "## Speed (bench/bench.py)") in the
+    Markdown file `path` with `text` (the section's body, without the heading), or appends the
+    heading and text at the end."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    section = [heading, ""] + text.strip("\n").splitlines()
+    start, end = bounds(lines, heading)
     if start is None:
         while lines and not lines[-1].strip():
             lines.pop()
