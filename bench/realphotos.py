@@ -328,8 +328,10 @@ def fitted_section(path):
     """The leave-one-group-out section `bench/fit_rules.py` wrote into the report (kept as it is:
     the fit takes half an hour), or a line saying how to make it."""
     heading = "## Leave one group out (bench/fit_rules.py)"
-    lines = report.read_section(path, heading)
-    return lines if lines is not None else [heading, "", "Not made yet: run `bench/fit_rules.py --write`."]
+    lines = report.read_section(path, heading) or [heading, "", "Not made yet: run `bench/fit_rules.py --write`."]
+    while not lines[-1].strip():  # the blank line before the next heading is render's
+        lines.pop()
+    return lines
 
 
 def loss_table(args, photos, results):
