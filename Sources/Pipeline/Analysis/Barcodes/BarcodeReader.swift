@@ -50,8 +50,7 @@ final class BarcodeReader: Sendable {
     func readAll(overview pixels: GreyImage, shrink: Int,
                  fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
                  onPassFailed: (any Error) -> Void = { _ in }) throws -> PhotoBarcodes {
-        // Small photos (close-ups, or photos of a code alone) are scanned along every line.
-        let scanners = Scanners(symbologies: symbologies, frameDensity: shrink == 1 ? 1 : 2)
+        let scanners = Scanners(symbologies: symbologies, shrink: shrink)
         let barcodes = try readAll(overview: pixels, shrink: shrink, scanners: scanners,
                                    fullResolution: fullResolution, onPassFailed: onPassFailed)
         let found = withAddons(withExtendedCharacters(barcodes, in: pixels, shrink: shrink, scanners: scanners),
@@ -67,8 +66,10 @@ final class BarcodeReader: Sendable {
     private func readAll(overview pixels: GreyImage, shrink: Int, scanners: Scanners,
                          fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
                          onPassFailed: (any Error) -> Void) throws -> PhotoBarcodes {
-        let source = "ZBar, the overview (1/\(shrink), \(pixels.width)×\(pixels.height))"
-        let read = trace.readings(of: scanners.frame.scan(pixels), "overview", source)
+        let spacing = scanners.overviewDensity == scanners.frameDensity ? ""
+            : ", every \(scanners.overviewDensity)th line, each counted as \(scanners.overviewDensity / scanners.frameDensity)"
+        let source = "ZBar, the overview (1/\(shrink), \(pixels.width)×\(pixels.height)\(spacing))"
+        let read = trace.readings(of: scanners.scanOverview(pixels), "overview", source)
         let whole = trace.withoutConflicts(trace.kept(read, "overview", source, because: QuietZone.rule) {
             !QuietZone.isPartial($0, in: pixels, rules: rules)
         }, "overview", source)
@@ -245,24 +246,6 @@ private final class RegionSamples {
         let region = try image.region(candidate.box, angle: candidate.angle, scale: scale, smoothRows: 1)
         sampled[scale] = region
         return try region.smoothed(rows: rows)
-    }
-}
-
-/// The decoders one photo is read with. The ZBar scanners are made for that photo alone: a scanner
-/// keeps decoder state from image to image, and scanners pooled across photos made a photo's reads
-/// depend, rarely, on which photos a worker had read before it.
-struct Scanners {
-    /// Whole frames and 2-D regions: every `frameDensity`-th row and column.
-    let frame: BarcodeScanner
-    /// Regions turned upright: linear symbologies, every third row only.
-    let rows: BarcodeScanner
-    /// The second decoder: the second opinion on ZBar's reads, and a reader where ZBar read nothing (stateless).
-    let zxing: ZXingScanner
-
-    init(symbologies: Set<Symbology>, frameDensity: Int) {
-        frame = BarcodeScanner(symbologies: symbologies, density: frameDensity)
-        rows = BarcodeScanner(symbologies: symbologies.filter { $0 != .qr }, density: 3, rowsOnly: true)
-        zxing = ZXingScanner(symbologies: symbologies)
     }
 }
 

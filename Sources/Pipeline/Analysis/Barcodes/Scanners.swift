@@ -1,0 +1,46 @@
+import Imaging
+import Vocabulary
+
+/// The decoders one photo is read with. The ZBar scanners are made for that photo alone: a scanner
+/// keeps decoder state from image to image, and scanners pooled across photos made a photo's reads
+/// depend, rarely, on which photos a worker had read before it.
+struct Scanners {
+    /// The whole overview of a shrunk photo is scanned along every `shrunkOverviewDensity`-th row
+    /// and column. Its long edge is about 1000 px whatever the photo's size, so a code that reads
+    /// there at all spans dozens of lines; a smaller one is left to the locator, whose regions are
+    /// read on lines of their own. Every 4th line instead of every 2nd halves ZBar's scan of the
+    /// overview, the costliest call of a 12 MP photo's reading (see docs/benchmarks.md).
+    static let shrunkOverviewDensity = 4
+    /// The whole overview: every `overviewDensity`-th row and column.
+    let overview: BarcodeScanner
+    let overviewDensity: Int
+    /// Copies of the whole frame and 2-D regions: every `frameDensity`-th row and column, 2 in a
+    /// shrunk photo's, 1 in a small photo's (close-ups, or photos of a code alone).
+    let frame: BarcodeScanner
+    let frameDensity: Int
+    /// Regions turned upright: linear symbologies, every third row only.
+    let rows: BarcodeScanner
+    /// The second decoder: the second opinion on ZBar's reads, and a reader where ZBar read nothing (stateless).
+    let zxing: ZXingScanner
+
+    init(symbologies: Set<Symbology>, shrink: Int) {
+        overviewDensity = shrink == 1 ? 1 : Self.shrunkOverviewDensity
+        frameDensity = shrink == 1 ? 1 : 2
+        overview = BarcodeScanner(symbologies: symbologies, density: overviewDensity)
+        frame = BarcodeScanner(symbologies: symbologies, density: frameDensity)
+        rows = BarcodeScanner(symbologies: symbologies.filter { $0 != .qr }, density: 3, rowsOnly: true)
+        zxing = ZXingScanner(symbologies: symbologies)
+    }
+
+    /// The symbols of the whole overview, a linear code's agreeing lines counted as so many lines
+    /// `frameDensity` apart: the thresholds in lines (`AcceptanceRules`) are of a code's height
+    /// scanned that densely, and a code read by 15 lines 4 px apart spans the height that 30 lines
+    /// 2 px apart do.
+    func scanOverview(_ pixels: GreyImage) -> [DecodedSymbol] {
+        overview.scan(pixels).map { symbol in
+            var counted = symbol
+            if symbol.symbology != .qr { counted.quality = symbol.quality * overviewDensity / frameDensity }
+            return counted
+        }
+    }
+}
