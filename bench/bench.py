@@ -32,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import NamedTuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
@@ -45,16 +46,23 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, shell=isinstance(cmd, str), check=True, **kw)
 
 
-def timed(cmd, env=None, cwd=None):
-    """Runs cmd under /usr/bin/time; returns (seconds, peak RSS in MB, stdout)."""
-    out = subprocess.run(["/usr/bin/time", "-f", "BENCH %e %M"] + cmd, capture_output=True, text=True,
+class Timing(NamedTuple):
+    seconds: float  # wall, taken here around the process (finer than /usr/bin/time's 10 ms)
+    rss: float      # peak resident set, MB
+    stdout: str
+    cpu: float      # user + system seconds, the process and the children it waited for
+
+
+def timed(cmd, env=None, cwd=None, exits=(0, 1)):
+    """Runs cmd under /usr/bin/time; its Timing. Other exit codes than `exits` stop the benchmark."""
+    start = time.perf_counter()
+    out = subprocess.run(["/usr/bin/time", "-f", "BENCH %M %U %S"] + cmd, capture_output=True, text=True,
                          env=env, cwd=cwd)
-    match = re.search(r"BENCH ([\d.]+) (\d+)", out.stderr)
-    if not match:
-        sys.exit(f"{cmd[0]} failed:\n{out.stderr[-2000:]}")
-    if out.returncode not in (0, 1):
-        sys.exit(f"{cmd[0]} exited {out.returncode}:\n{out.stderr[-2000:]}")
-    return float(match.group(1)), int(match.group(2)) / 1024, out.stdout
+    seconds = time.perf_counter() - start
+    match = re.search(r"^BENCH (\d+) ([\d.]+) ([\d.]+)$", out.stderr, re.M)
+    if not match or out.returncode not in exits:
+        sys.exit(f"{' '.join(cmd)} exited {out.returncode}:\n{out.stderr[-2000:]}")
+    return Timing(seconds, int(match.group(1)) / 1024, out.stdout, float(match.group(2)) + float(match.group(3)))
 
 
 def score(outdir, expected):
@@ -134,32 +142,31 @@ def main():
             json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
                        "quarantine": "quarantine", "workers": args.workers}, f)
         extra = ["--metrics-file", os.path.join(base, "metrics.prom")] if metrics else []
-        seconds, rss, _ = timed([binary, "run", "--config", config, "--quiet"] + extra)
+        run = timed([binary, "run", "--config", config, "--quiet"] + extra)
         sh([binary, "export", "--config", config, "--csv", os.path.join(base, "captures.csv"), "--quiet"])
-        return seconds, rss, score(base, expected)
+        return run, score(base, expected)
 
     def run_python():
         inbox = fresh_inbox(corpus, args.work, "python")
         out = os.path.join(os.path.dirname(inbox), "out")
         os.makedirs(out)
-        seconds, rss, _ = timed([sys.executable, os.path.join(SHARED, "bench", "baseline_python.py"), inbox, out,
-                                 "--workers", str(args.workers)])
-        return seconds, rss, score(out, expected)
+        run = timed([sys.executable, os.path.join(SHARED, "bench", "baseline_python.py"), inbox, out,
+                     "--workers", str(args.workers)])
+        return run, score(out, expected)
 
     def run_shell():
         inbox = fresh_inbox(corpus, args.work, "shell")
         out = os.path.join(os.path.dirname(inbox), "out")
-        seconds, rss, _ = timed([os.path.join(SHARED, "bench", "baseline_shell.sh"), inbox, out],
-                                env=dict(os.environ, JOBS=str(args.workers)))
-        return seconds, rss, score(out, expected)
+        run = timed([os.path.join(SHARED, "bench", "baseline_shell.sh"), inbox, out],
+                    env=dict(os.environ, JOBS=str(args.workers)))
+        return run, score(out, expected)
 
     def run_vipsthumbnail():
         # the floor: thumbnails only, one vipsthumbnail process
         thumbs = os.path.join(args.work, "vipsthumbnail")
         shutil.rmtree(thumbs, ignore_errors=True)
         os.makedirs(thumbs)
-        seconds, rss, _ = timed(["vipsthumbnail", "-s", "400x", "-o", os.path.join(thumbs, "%s.jpg")] + photos)
-        return seconds, rss, None
+        return timed(["vipsthumbnail", "-s", "400x", "-o", os.path.join(thumbs, "%s.jpg")] + photos), None
 
     pipelines = [("ingest", run_ingest)]
     if before:
@@ -175,26 +182,28 @@ def main():
     for turn in range(args.runs):
         for name, run in pipelines:
             runs[name].append(run())
-            print(f"run {turn + 1}/{args.runs} {name}: {runs[name][-1][0]:.1f} s", file=sys.stderr)
+            print(f"run {turn + 1}/{args.runs} {name}: {runs[name][-1][0].seconds:.1f} s", file=sys.stderr)
     load_after = os.getloadavg()
     results = []
     for name, _ in pipelines:
-        times = sorted(r[0] for r in runs[name])
-        results.append((name, statistics.median(times), (times[0], times[-1]), max(r[1] for r in runs[name]),
-                        runs[name][-1][2]))
+        times = sorted(timing.seconds for timing, _ in runs[name])
+        cpu = statistics.median(timing.cpu for timing, _ in runs[name]) / n
+        results.append((name, statistics.median(times), (times[0], times[-1]), cpu,
+                        max(timing.rss for timing, _ in runs[name]), runs[name][-1][1]))
 
     mine = results[0][1]
     lines = [f"{n} photos of {args.width}x{args.height}, {args.sets} sets (seed {args.seed}), "
              f"{args.workers} workers, {os.cpu_count()} cores, page cache warm, median of {args.runs} runs each; "
              f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after", "",
-             f"{'pipeline':<20} {'seconds':>8} {'(range)':>13} {'photos/s':>9} {'ingest is':>10} {'recall':>7} "
-             f"{'grouping':>9} {'wrong':>6} {'peak RSS':>9}"]
-    for name, seconds, (low, high), rss, s in results:
+             f"{'pipeline':<20} {'seconds':>8} {'(range)':>13} {'photos/s':>9} {'CPU/photo':>10} {'ingest is':>10} "
+             f"{'recall':>7} {'grouping':>9} {'wrong':>6} {'peak RSS':>9}"]
+    for name, seconds, (low, high), cpu, rss, s in results:
         ratio = "—" if name == "ingest" else f"{seconds / mine:.1f}x"
         recall, grouping, wrong = (s["recall"], s["grouping"], s["wrong"]) if s else ("—", "—", "—")
-        lines.append(f"{name:<20} {seconds:>8.1f} {f'({low:.1f}–{high:.1f})':>13} {n / seconds:>9.1f} {ratio:>10} "
-                     f"{recall:>7} {grouping:>9} {wrong:>6} {rss:>7.0f}MB")
-    lines += ["", "'ingest is' = that pipeline's median seconds / ingest's (above 1: ingest is faster)."]
+        lines.append(f"{name:<20} {seconds:>8.1f} {f'({low:.1f}–{high:.1f})':>13} {n / seconds:>9.1f} "
+                     f"{cpu * 1000:>8.1f}ms {ratio:>10} {recall:>7} {grouping:>9} {wrong:>6} {rss:>7.0f}MB")
+    lines += ["", "'ingest is' = that pipeline's median seconds / ingest's (above 1: ingest is faster).",
+              "CPU/photo = median user + system seconds of a run (/usr/bin/time) / the photos."]
     if args.ingest or before:
         lines.append(f"ingest = {ingest}")
     if before:

@@ -21,9 +21,9 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import timed  # noqa: E402
 from report import command_line, facts, section, write  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -52,17 +52,6 @@ def make_photos(count):
     subprocess.run(["vips", "resize", sources[0], os.path.join(big, "big.heic[Q=50]"), "2"], check=True)
     open(os.path.join(out, "done"), "w").close()
     return out
-
-
-def timed(command, cwd=None):
-    """(wall seconds, CPU seconds, peak RSS in MB) of one command, through /usr/bin/time."""
-    start = time.monotonic()
-    run = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", *command], cwd=cwd, capture_output=True, text=True)
-    wall = time.monotonic() - start
-    if run.returncode not in (0, 1):
-        sys.exit(f"{command[0]} exited {run.returncode}:\n{run.stderr[-2000:]}")
-    user, system, rss = run.stderr.strip().splitlines()[-1].split()
-    return wall, float(user) + float(system), int(rss) / 1024
 
 
 def ingest_run(binary, inboxes, workers, work):
@@ -102,9 +91,9 @@ def main():
              f"{'pipeline':<16}{'seconds':>9}{'CPU s/photo':>13}{'peak RSS':>10}"]
     for label, runs in results.items():
         count = args.photos + (1 if "48" in label else 0)
-        wall = statistics.median(r[0] for r in runs)
-        cpu = statistics.median(r[1] for r in runs) / count
-        rss = max(r[2] for r in runs)
+        wall = statistics.median(r.seconds for r in runs)
+        cpu = statistics.median(r.cpu for r in runs) / count
+        rss = max(r.rss for r in runs)
         lines.append(f"{label:<16}{wall:>9.2f}{cpu:>13.2f}{rss:>8.0f}MB")
     lines += ["", "'ingest + 48 MP' adds one 8064x6048 HEIC (146 MB decoded as 8-bit RGB) to the same inbox; "
               "its CPU per photo counts it as one photo."]

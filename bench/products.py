@@ -110,9 +110,9 @@ def main():
     load_before = os.getloadavg()[0]
     for _ in range(args.runs):
         for name, command in pipelines.items():
-            seconds, rss, out = timed(command(), cwd=args.work)
-            results[name].append((seconds, rss))
-            outputs[name] = out.splitlines()[0] if out else ""
+            run = timed(command(), cwd=args.work)
+            results[name].append((run.seconds, run.rss))
+            outputs[name] = run.stdout.splitlines()[0] if run.stdout else ""
     report(args, size, results, outputs, (load_before, os.getloadavg()[0]))
 
 

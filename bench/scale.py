@@ -35,6 +35,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402
 from bench import ROOT, SHARED, fresh_inbox, sh  # noqa: E402
 from report import command_line, facts, section, write  # noqa: E402
 
@@ -43,16 +44,9 @@ HEADING = "## A million captures (bench/scale.py)"
 
 
 def timed(cmd, cwd=None, exits=(0,)):
-    """Runs cmd under /usr/bin/time; returns (wall seconds, peak RSS in MB, stdout). Wall time is
-    taken here around the process (finer than /usr/bin/time's 10 ms). Other exit codes than
-    `exits` stop the benchmark."""
-    start = time.perf_counter()
-    out = subprocess.run(["/usr/bin/time", "-f", "SCALE %M"] + cmd, capture_output=True, text=True, cwd=cwd)
-    seconds = time.perf_counter() - start
-    if out.returncode not in exits:
-        sys.exit(f"{' '.join(cmd)} exited {out.returncode}:\n{out.stderr[-2000:]}")
-    rss = next(int(line.split()[1]) for line in out.stderr.splitlines() if line.startswith("SCALE "))
-    return seconds, rss / 1024, out.stdout
+    """(wall seconds, peak RSS in MB, stdout) of cmd (`bench.timed`); other exit codes than `exits`
+    stop the benchmark."""
+    return bench.timed(cmd, cwd=cwd, exits=exits)[:3]
 
 
 def median_of(runs, cmd, cwd=None):
