@@ -10,3 +10,33 @@ final class BarcodeReaderTests: XCTestCase {
         XCTAssertGreaterThan(text.lightness(of: PixelBox(x: 0, y: 0, width: 60, height: 40)), BarcodeReader.maximumLightness)
     }
 }
+
+final class ScannersTests: XCTestCase {
+    /// A sample photo's grey pixels, with its EAN-13 (samples/expected.json).
+    private func sample() throws -> GreyImage {
+        let path = IngestHarness.packageRoot.appendingPathComponent("samples/single-product/IMG_0001.jpg").path
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        return try PhotoDecoder(maxPixels: 100_000_000, thumbnailWidth: 400).decode(bytes).overview
+    }
+
+    func testScanOverview_shrunkPhoto_scansEveryFourthLineAndCountsEachAsTwo() throws {
+        let pixels = try sample()
+        let scanners = Scanners(symbologies: [.ean13], shrink: 4)
+        XCTAssertEqual(scanners.overviewDensity, 4)
+        XCTAssertEqual(scanners.frameDensity, 2)
+        let sparse = BarcodeScanner(symbologies: [.ean13], density: 4).scan(pixels)
+        let counted = scanners.scanOverview(pixels)
+        XCTAssertEqual(counted.map(\.text), ["5902255046404"])
+        XCTAssertEqual(counted.map(\.quality), sparse.map { $0.quality * 2 })
+        // Counted so, the lines are about those of the scan every second line: the same height of code.
+        let dense = try XCTUnwrap(scanners.frame.scan(pixels).first)
+        XCTAssertEqual(Double(counted[0].quality), Double(dense.quality), accuracy: 0.25 * Double(dense.quality))
+    }
+
+    func testScanOverview_smallPhoto_scansEveryLineAsTheFrameIs() throws {
+        let pixels = try sample()
+        let scanners = Scanners(symbologies: [.ean13], shrink: 1)
+        XCTAssertEqual(scanners.overviewDensity, 1)
+        XCTAssertEqual(scanners.scanOverview(pixels), scanners.frame.scan(pixels))
+    }
+}
