@@ -62,7 +62,7 @@ extension RunSummary {
         }
         var metadata: Logger.Metadata = [
             "sets": "\(sets.count)", "captures": "\(captures)", "photos": "\(photos)", "duplicates": "\(duplicates.count)",
-            "quarantined": files(quarantined), "failed": files(failed), "skipped": files(skipped),
+            "quarantined": files(quarantined), "failed": files(failed), "handedOver": files(handedOver), "skipped": files(skipped),
             "contextProblems": files(contextProblems), "seconds": "\(String(format: "%.3f", seconds))",
             "interrupted": "\(interrupted)",
         ]

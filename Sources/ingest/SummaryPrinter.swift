@@ -20,6 +20,7 @@ struct SummaryPrinter {
         lines += section("quarantined", summary.quarantined)
         lines += section("duplicates (kept aside)", summary.duplicates)
         lines += section("failed (left in the inbox)", summary.failed)
+        lines += section("handed over (another worker took the set over when this one's claim lapsed)", summary.handedOver)
         lines += section("skipped (left in the inbox)", summary.skipped)
         lines += section("capture.json not used (sets ingested without agent context)", summary.contextProblems)
         return lines.joined(separator: "\n") + "\n"

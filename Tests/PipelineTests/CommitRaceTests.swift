@@ -39,6 +39,37 @@ final class CommitRaceTests: XCTestCase {
         XCTAssertEqual(try bench.verify(), [], label)
     }
 
+    /// A worker whose claim lapsed (under load, or paused) while it analysed a set, and another
+    /// worker took the set over: its commit is refused, and the set is reported as handed over, not
+    /// failed. Its files stay in the inbox for the worker that holds it; nothing is catalogued.
+    /// (The run's summary counts it apart, and the run's exit code does not count it.)
+    func testCommit_claimTakenOverMeanwhile_handsTheSetOverAndFailsNothing() throws {
+        let server = try PostgresServer.shared
+        let database = try server.makeDatabase()
+        addTeardownBlock { try? server.dropDatabase(database) }
+        let bench = try CommitBench(for: self, catalog: server.url(database: database))
+        let worker = try XCTUnwrap(bench.worker)
+        XCTAssertEqual(try worker.claim("shelf"), .claimed(takenOverFrom: nil))
+        let (shelf, results) = try bench.analyse()
+        let plan = try bench.plan(shelf, results)
+        // Its lease lapsed and another worker took the set over, as `claimSet` takes a lapsed claim.
+        _ = try server.psql("UPDATE set_claim SET worker_id = 'other' WHERE set_name = 'shelf'", database: database)
+
+        let report = try bench.committer().commit(plan)
+        XCTAssertEqual(report.failed, [])
+        XCTAssertEqual(report.handedOver.map(\.path).sorted(), shelf.files.map { "shelf/\($0.relativePath)" }.sorted())
+        XCTAssertEqual(report.photos, 0)
+        XCTAssertEqual(try bench.catalogue.counts().photos, 0)
+        // What it placed stays with its journal, for the worker that holds the set to finish or undo.
+        let committer = bench.committer()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: (committer.journalFolder as NSString)
+            .appendingPathComponent(CommitJournal.fileName(forSet: "shelf"))))
+        XCTAssertTrue(shelf.files.allSatisfy { FileManager.default.fileExists(atPath: $0.absolutePath) }, "left in the inbox")
+        var summary = RunSummary()
+        summary.sets = [report]
+        XCTAssertTrue(summary.isClean, "a set handed over needs no one")
+    }
+
     func testCommit_photoCataloguedByAnotherSetMeanwhile_isPlannedAgainAsADuplicate_onSQLite() throws {
         try assertSecondCommitSetsTheSharedPhotoAside(catalog: nil, "SQLite")
     }

@@ -81,11 +81,7 @@ final class SetCommitter: Sendable {
             logger.info("capture.json left in the inbox: no photo of its set was committed", metadata: ["set": "\(plan.set.name)"])
         }
         guard !plan.isEmpty else { return report }
-        guard worker.stillHolds(plan.set.name) else {
-            logger.error("set not committed: another worker took it over", metadata: ["set": "\(plan.set.name)"])
-            return keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "another worker took the set over",
-                               contextProblem: report.contextProblem)
-        }
+        guard worker.stillHolds(plan.set.name) else { return handedOver(plan, contextProblem: report.contextProblem) }
         let journalPath: String
         do {
             journalPath = try plan.journal.write(in: journalFolder, name: CommitJournal.fileName(forSet: plan.set.name))
@@ -93,6 +89,8 @@ final class SetCommitter: Sendable {
         } catch let race as LostRace {
             lostRace = true
             throw race
+        } catch CatalogError.claimLost {
+            return handedOver(plan, contextProblem: report.contextProblem)
         } catch where !stopsTheRun(error) {
             logger.error("set not committed, it stays in the inbox", metadata: ["set": "\(plan.set.name)", "error": "\(error)"])
             return keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "\(error)",
@@ -103,6 +101,20 @@ final class SetCommitter: Sendable {
             report.quarantined = report.quarantined.map { keptInInbox($0, aside, error) }
             report.duplicates = report.duplicates.map { keptInInbox($0, aside, error) }
         }
+        return report
+    }
+
+    /// The report of a set another worker took over before this one committed it: its files stay
+    /// in the inbox for that worker (`SetReport.handedOver`).
+    private func handedOver(_ plan: CommitPlan, contextProblem: FileReport?) -> SetReport {
+        logger.warning("set handed over: another worker took it over when this one's claim lapsed",
+                       metadata: ["set": "\(plan.set.name)"])
+        var report = keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged),
+                                 reason: "another worker took the set over", contextProblem: contextProblem)
+        report.handedOver = report.failed.map {
+            FileReport(path: $0.path, reason: "left in the inbox for the worker that took the set over", keptAt: $0.keptAt)
+        }
+        report.failed = []
         return report
     }
 

@@ -227,7 +227,8 @@ public final class IngestRun: Sendable {
         logger.notice("set committed", metadata: [
             "set": "\(report.name)", "captures": "\(report.captures)", "photos": "\(report.photos)",
             "duplicates": "\(report.duplicates.count)", "quarantined": "\(report.quarantined.count)",
-            "failed": "\(report.failed.count)", "seconds": "\(String(format: "%.2f", report.seconds))",
+            "failed": "\(report.failed.count)", "handedOver": "\(report.handedOver.count)",
+            "seconds": "\(String(format: "%.2f", report.seconds))",
         ])
     }
 

@@ -7,8 +7,10 @@ struct RunMetrics: Sendable {
     private let duplicates = MetricFamily.photos.counter("duplicate")
     private let quarantined = MetricFamily.photos.counter("quarantined")
     private let failed = MetricFamily.photos.counter("failed")
+    private let handedOver = MetricFamily.photos.counter("handed_over")
     private let committedSets = MetricFamily.sets.counter("committed")
     private let waitingSets = MetricFamily.sets.counter("waiting")
+    private let handedOverSets = MetricFamily.sets.counter("handed_over")
     private let captures = MetricFamily.captures.counter()
     let commitSeconds = MetricFamily.setSeconds.timer("commit")
     private let setSeconds = MetricFamily.setSeconds.timer("total")
@@ -19,8 +21,9 @@ struct RunMetrics: Sendable {
         duplicates.increment(by: report.duplicates.count)
         quarantined.increment(by: report.quarantined.count)
         failed.increment(by: report.failed.count)
+        handedOver.increment(by: report.handedOver.count)
         captures.increment(by: report.captures)
-        (report.failed.isEmpty ? committedSets : waitingSets).increment()
+        (!report.handedOver.isEmpty ? handedOverSets : report.failed.isEmpty ? committedSets : waitingSets).increment()
         for file in report.quarantined {
             MetricFamily.quarantinedPhotos.counter(file.kind ?? "other").increment()
         }

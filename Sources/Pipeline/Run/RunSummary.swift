@@ -15,10 +15,12 @@ public struct RunSummary: Sendable {
     public var duplicates: [FileReport] { sets.flatMap(\.duplicates) }
     public var quarantined: [FileReport] { sets.flatMap(\.quarantined) }
     public var failed: [FileReport] { sets.flatMap(\.failed) }
+    public var handedOver: [FileReport] { sets.flatMap(\.handedOver) }
     public var contextProblems: [FileReport] { sets.compactMap(\.contextProblem) }
     public var skipped: [FileReport] { sets.flatMap(\.skipped) }
 
-    /// Nothing needs a human: no file quarantined, failed or skipped, every sidecar used, and the run reached the end.
+    /// Nothing needs a human: no file quarantined, failed or skipped, every sidecar used, and the run
+    /// reached the end. Sets handed over to another worker need none: that worker commits them.
     public var isClean: Bool {
         quarantined.isEmpty && failed.isEmpty && skipped.isEmpty && contextProblems.isEmpty && stoppedEarly == nil
     }

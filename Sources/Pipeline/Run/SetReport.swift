@@ -7,6 +7,10 @@ public struct SetReport: Sendable {
     public var quarantined: [FileReport] = []
     /// Files the set could not commit: they stay in the inbox for the next run.
     public var failed: [FileReport] = []
+    /// Files of a set another worker took over while this one worked on it (this worker's claim
+    /// lapsed, under load or a pause): they stay in the inbox for that worker, which commits them.
+    /// Nothing is lost or doubled, and nothing needs a person: not a failure.
+    public var handedOver: [FileReport] = []
     /// Hidden files, left in place without a word.
     public var ignored: [String] = []
     /// Names that are not UTF-8 and folders nested too deep: left in place, and reported.

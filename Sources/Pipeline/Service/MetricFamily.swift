@@ -33,18 +33,22 @@ public struct MetricFamily: Sendable, Equatable {
 extension MetricFamily {
     // MARK: Runs and watches
 
-    /// `outcome`: `ingested`, `duplicate`, `quarantined`, or `failed` (left in the inbox for the next run).
+    /// `outcome`: `ingested`, `duplicate`, `quarantined`, `failed` (left in the inbox for the next run),
+    /// or `handed_over` (left in the inbox for the worker that took its set over).
     public static let photos = MetricFamily(
         "ingest_photos_total", .counter, labels: ["outcome"],
-        help: "Photos a run or watch is done with, by outcome: ingested, duplicate, quarantined or failed (left in the inbox).")
+        help: "Photos a run or watch is done with, by outcome: ingested, duplicate, quarantined, failed (left in the inbox) "
+            + "or handed_over (left in the inbox for the worker that took its set over).")
     /// `reason`: `PhotoError.kind`.
     public static let quarantinedPhotos = MetricFamily(
         "ingest_quarantined_photos_total", .counter, labels: ["reason"],
         help: "Photos quarantined, by the kind of reason (not_an_image, undecodable, too_many_pixels, ...).")
-    /// `outcome`: `committed`, or `waiting` (kept in the inbox for the next run).
+    /// `outcome`: `committed`, `waiting` (kept in the inbox for the next run), or `handed_over`
+    /// (another worker took it over).
     public static let sets = MetricFamily(
         "ingest_sets_total", .counter, labels: ["outcome"],
-        help: "Sets a run or watch is done with, by outcome: committed, or waiting (kept in the inbox for the next run).")
+        help: "Sets a run or watch is done with, by outcome: committed, waiting (kept in the inbox for the next run) "
+            + "or handed_over (another worker took it over).")
     public static let captures = MetricFamily("ingest_captures_total", .counter, help: "Captures committed to the catalogue.")
     /// `stage`: `read` (and hash), `decode` (and thumbnail), `barcodes`.
     public static let photoSeconds = MetricFamily(

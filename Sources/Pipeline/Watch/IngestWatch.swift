@@ -155,7 +155,9 @@ public final class IngestWatch: @unchecked Sendable {
         ingesting.withLock { $0 = Set(settled.map(\.name)) }
         defer { ingesting.withLock { $0 = [] } }
         let summary = try ingest.run(sets: settled)
-        for report in summary.sets where report.failed.isEmpty {
+        // A set handed over to another worker is looked at again, as a failed one is: should that
+        // worker stop too, its claim lapses and the set is this one's to take.
+        for report in summary.sets where report.failed.isEmpty && report.handedOver.isEmpty {
             guard let set = settled.first(where: { $0.name == report.name }) else { continue }
             // A sweep that finds only what the ingest left (copy mode) has nothing new to do.
             tracker.noteIngested(set: set.name, remaining: SetStamps(of: set))
