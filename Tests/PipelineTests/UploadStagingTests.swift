@@ -83,27 +83,46 @@ final class UploadStagingTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging.ownFolder), [])
     }
 
-    func testSweep_removesTheSetsOfServersThatAreGone_andKeepsARunningOnes() throws {
+    func testSweep_removesTheFoldersNoServerHoldsLocked_whateverTheirNames() throws {
         let folder = try TemporaryFolder.make("upload-sweep")
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         let staging = UploadStaging(config: try Self.config(in: folder))
+        func stage(_ server: String) throws {
+            let set = "\(staging.root)/\(server)/upload-20260101-000000-00000000"
+            try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: set + "/x.jpg", contents: Data([1]))
+        }
+        // A running server: another process holds its folder locked (flock(1), as a server does).
+        try stage("running")
         let running = Process()
-        running.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        running.arguments = ["30"]
+        running.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        running.arguments = ["\(staging.root)/running", "sleep", "30"]
         try running.run()
         addTeardownBlock { running.terminate() }
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
-        gone.waitUntilExit()
-        for pid in [running.processIdentifier, gone.processIdentifier] {
-            try FileManager.default.createDirectory(atPath: "\(staging.root)/\(pid)/upload-20260101-000000-0000000\(pid % 10)/",
-                                                    withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: "\(staging.root)/\(pid)/upload-20260101-000000-0000000\(pid % 10)/x.jpg", contents: Data([1]))
-        }
-        _ = try staging.begin()  // this process's own set: an earlier process of the same id left it
+        try Self.waitUntilLocked("\(staging.root)/running")
+        // A server that is gone, and one named by the process id of a process that runs but holds
+        // no lock (an id reused, or another container's server of the same id): neither is locked.
+        try stage("gone")
+        try stage("\(running.processIdentifier)")
+        _ = try staging.begin()  // this process's own folder: locked while it runs
+
         XCTAssertEqual(try staging.sweep(), 2)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging.root), ["\(running.processIdentifier)"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging.root).sorted(),
+                       [(staging.ownFolder as NSString).lastPathComponent, "running"].sorted())
+    }
+
+    /// Waits until another process holds `path` locked (`flock -n` fails).
+    private static func waitUntilLocked(_ path: String) throws {
+        for _ in 0 ..< 200 {
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+            probe.arguments = ["-n", path, "true"]
+            try probe.run()
+            probe.waitUntilExit()
+            if probe.terminationStatus != 0 { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTFail("\(path) was never locked")
     }
 
     func testSpace_refusedWhenTheUploadWouldEatIntoTheMargin() throws {

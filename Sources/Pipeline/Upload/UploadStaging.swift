@@ -1,13 +1,19 @@
 import Catalog
 import FileSystem
 import Foundation
+import Synchronization
 import SystemPackage
 
-/// Where uploaded photo sets are written until they are complete: `<inbox>/.uploads/<pid>/<set>/`,
+/// Where uploaded photo sets are written until they are complete: `<inbox>/.uploads/<server>/<set>/`,
 /// on the inbox's file system, hidden (no run or watch takes a hidden folder for a set). A complete
 /// set gets its ready marker and moves into the inbox with one rename, so the inbox only ever holds
 /// complete sets; a set cut short is removed, and what a killed server left is removed by the next
 /// one (`sweep()`).
+///
+/// Each server's folder is locked (`flock` on the folder) for as long as the server runs: the
+/// kernel lets the lock go however the process ends, and a sweep removes only folders whose lock
+/// it can take. A process id could not tell: ids are reused, and servers in containers sharing
+/// an inbox have the same ones.
 public struct UploadStaging: Sendable {
     public let inbox: String
     let readyMarker: String
@@ -24,21 +30,64 @@ public struct UploadStaging: Sendable {
     /// The folder of every server's staging folders.
     public var root: String { (inbox as NSString).appendingPathComponent(".uploads") }
 
-    /// This process's staging folder: named by its process id, so a server can tell which staged
-    /// sets belong to a server that is gone.
-    var ownFolder: String { (root as NSString).appendingPathComponent("\(getpid())") }
+    /// This process's staging folder's name: its process id, for people, and a random part, so
+    /// that no two servers share one.
+    private static let processFolderName = "\(getpid())-\(randomHex())"
+    /// This process's staging folders (one for each inbox it has staged uploads in), open and
+    /// locked, once made (`holdOwnFolder()`).
+    private static let heldFolders = Mutex<[String: FileDescriptor]>([:])
 
-    /// Removes the staged sets of servers that no longer run (and this process's id's, left by an
-    /// earlier process that had it); returns how many sets it removed. Run at start, before any upload.
+    /// This process's staging folder.
+    var ownFolder: String { (root as NSString).appendingPathComponent(Self.processFolderName) }
+
+    /// Makes this process's staging folder, locked until the process ends; again when it is gone.
+    /// The folder is made and locked under a hidden name, then renamed: no sweep sees it unlocked.
+    func holdOwnFolder() throws {
+        try Self.heldFolders.withLock { heldFolders in
+            if heldFolders[ownFolder] != nil, FileOperations.isDirectory(ownFolder) { return }
+            try? heldFolders.removeValue(forKey: ownFolder)?.close()
+            try FileOperations.makeDirectories(root)
+            let fresh = (root as NSString).appendingPathComponent(".new-" + Self.processFolderName)
+            try? FileOperations.removeTree(fresh)
+            try FileOperationError.attempt("create the folder", fresh) { try FilePath(fresh).makeDirectory() }
+            let folder = try FileOperationError.attempt("open", fresh) {
+                try FileDescriptor.open(FilePath(fresh), .readOnly, options: [.directory, .noFollow, .closeOnExec])
+            }
+            do {
+                try FileOperationError.attempt("lock", fresh) { try folder.lock(LOCK_EX | LOCK_NB) }
+                try FileOperations.move(fresh, to: ownFolder)
+            } catch {
+                try? folder.close()
+                throw error
+            }
+            heldFolders[ownFolder] = folder
+        }
+    }
+
+    /// Removes the staged sets of servers that no longer run: every folder whose lock it can take
+    /// (this process's own is locked too), and stray files; returns how many sets and files it
+    /// removed. Run at start, before any upload.
     @discardableResult
     public func sweep() throws -> Int {
         guard FileOperations.isDirectory(root) else { return 0 }
         var removed = 0
-        let folders = try FileOperationError.attempt("list", root) { try Directory.entries(of: root) }
-        for folder in folders {
-            if let pid = Int32(folder.name), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
-            let path = (root as NSString).appendingPathComponent(folder.name)
-            removed += folder.isDirectory ? ((try? Directory.entries(of: path))?.count ?? 0) : 1
+        let entries = try FileOperationError.attempt("list", root) { try Directory.entries(of: root) }
+        for entry in entries {
+            let path = (root as NSString).appendingPathComponent(entry.name)
+            guard entry.isDirectory else {
+                try FileOperations.removeTree(path)
+                removed += 1
+                continue
+            }
+            guard let folder = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .noFollow, .closeOnExec])
+            else { continue }
+            defer { try? folder.close() }
+            do {
+                try folder.lock(LOCK_EX | LOCK_NB)
+            } catch {
+                continue  // its server runs (or the lock cannot be taken: left alone, never removed on a guess)
+            }
+            removed += (try? Directory.entries(of: path))?.count ?? 0
             try FileOperations.removeTree(path)
         }
         return removed
@@ -46,7 +95,7 @@ public struct UploadStaging: Sendable {
 
     /// Starts a set: its server-made name (UTC date and time, then random) and an empty folder.
     public func begin(at date: Date = Date()) throws -> StagedUpload {
-        try FileOperations.makeDirectories(ownFolder)
+        try holdOwnFolder()
         let name = Self.setName(at: date)
         let folder = (ownFolder as NSString).appendingPathComponent(name)
         try FileOperationError.attempt("create the folder", folder) { try FilePath(folder).makeDirectory() }
@@ -75,7 +124,11 @@ public struct UploadStaging: Sendable {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", parts.year!, parts.month!, parts.day!,
                            parts.hour!, parts.minute!, parts.second!)
-        let random = (0 ..< 4).map { _ in String(format: "%02x", UInt8.random(in: 0 ... 255)) }.joined()
-        return "upload-\(stamp)-\(random)"
+        return "upload-\(stamp)-\(randomHex())"
+    }
+
+    /// Eight random hexadecimal digits.
+    private static func randomHex() -> String {
+        (0 ..< 4).map { _ in String(format: "%02x", UInt8.random(in: 0 ... 255)) }.joined()
     }
 }
