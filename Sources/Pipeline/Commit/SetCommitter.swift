@@ -109,25 +109,24 @@ final class SetCommitter: Sendable {
     private func handedOver(_ plan: CommitPlan, contextProblem: FileReport?) -> SetReport {
         logger.warning("set handed over: another worker took it over when this one's claim lapsed",
                        metadata: ["set": "\(plan.set.name)"])
-        var report = keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged),
-                                 reason: "another worker took the set over", contextProblem: contextProblem)
-        report.handedOver = report.failed.map {
-            FileReport(path: $0.path, reason: "left in the inbox for the worker that took the set over", keptAt: $0.keptAt)
-        }
-        report.failed = []
-        return report
+        return keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "another worker took the set over",
+                           contextProblem: contextProblem, handedOver: true)
     }
 
-    /// The report of a set that is not committed: every file stays in the inbox for the next run;
+    /// The report of a set that is not committed because of `reason`: every file stays in the
+    /// inbox, `failed` (for the next run) or `handedOver` (to the worker that took the set over);
     /// its staged `thumbnails` are removed.
-    func keepInInbox(_ set: PhotoSet, thumbnails: [String], reason: String, contextProblem: FileReport? = nil) -> SetReport {
+    func keepInInbox(_ set: PhotoSet, thumbnails: [String], reason: String, contextProblem: FileReport? = nil,
+                     handedOver: Bool = false) -> SetReport {
         thumbnails.forEach { try? FilePath($0).remove() }
         var report = SetReport(of: set)
         report.contextProblem = contextProblem
-        report.failed = set.files.map {
-            FileReport(path: "\(set.name)/\($0.relativePath)", reason: "not committed: \(reason), will be retried",
+        let files = set.files.map {
+            FileReport(path: "\(set.name)/\($0.relativePath)",
+                       reason: "not committed: \(reason), " + (handedOver ? "left to that worker" : "will be retried"),
                        keptAt: $0.absolutePath)
         }
+        if handedOver { report.handedOver = files } else { report.failed = files }
         return report
     }
 
