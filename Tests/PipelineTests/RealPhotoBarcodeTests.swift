@@ -64,6 +64,40 @@ final class RealPhotoBarcodeTests: XCTestCase {
         XCTAssertEqual(reads.unconfirmed.map(\.gtin13), [photo.text])
     }
 
+    func testReadAll_printBesideACodeTheQuietZoneTestTakesForBars_zxingReadingTheSameCodeKeepsIt() throws {
+        // A UPC-A on a white label on a green bottle: ZBar's box of its 86-line read spans half the
+        // code, so the quiet zone test looks into the bars and the label's green edge. zxing-cpp,
+        // reading around the read, finds the same code whole.
+        let trace = ReadTrace()
+        let reads = try Self.readAll(off: "0075720000814_1.jpg", rules: .fitted, trace: trace)
+        XCTAssertEqual(reads.confirmed.map(\.gtin13), ["0075720000814"])
+        XCTAssertTrue(trace.events.contains { $0.source == "zxing-cpp, around the read" && $0.outcome == "kept" },
+                      "kept by zxing-cpp's read, past the quiet zone test")
+    }
+
+    func testReadAll_codeOnlyZXingReadsAcrossTheOverview_countsByItsLinesAsZBarsWould() throws {
+        // A photo none of whose regions reads: zxing-cpp across the whole overview reads its EAN-13
+        // by 48 rows, which counts alone as a ZBar read of the overview by as many lines does.
+        let trace = ReadTrace()
+        let reads = try Self.readAll(off: "3321271194050_2.jpg", rules: .fitted, trace: trace)
+        XCTAssertEqual(reads.confirmed.map(\.gtin13), ["3321271194050"])
+        XCTAssertTrue(trace.events.contains { $0.source == "zxing, copy ×1 of the overview" && $0.outcome == "confirmed" })
+        // Fewer lines than the rules ask for: read once, it waits for another photo of the set.
+        var rules = AcceptanceRules.fitted
+        rules.confirmedLines = 49
+        let strict = try Self.readAll(off: "3321271194050_2.jpg", rules: rules, trace: nil)
+        XCTAssertEqual(strict.confirmed, [])
+        XCTAssertEqual(strict.unconfirmed.map(\.gtin13), ["3321271194050"])
+    }
+
+    /// One photo of `off/` (whole photos of groceries), read with `rules` as `ingest` reads it.
+    static func readAll(off file: String, rules: AcceptanceRules, trace: ReadTrace?) throws -> PhotoBarcodes {
+        let bytes = [UInt8](try Data(contentsOf: RealPhotos.folder.appendingPathComponent("off/\(file)")))
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 64, thumbnailWidth: 400).decode(bytes)
+        return try BarcodeReader(symbologies: Set(Symbology.allCases), rules: rules, trace: trace)
+            .readAll(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
+    }
+
     func testRead_sameRealPhotosInAnyOrderWithOneOrTwoWorkers_giveTheSameCodes() throws {
         // The reference reads (in order, two workers) against two shuffled orders, read by one
         // worker and by two: ZBar scanners pooled across photos once made one read in ~90 depend on

@@ -23,6 +23,7 @@ extension BarcodeReader {
         var evidence = Evidence()
         for reading in weak { evidence.add(reading, from: Evidence.Source(decoder: "ZBar", view: "×1")) }
         var templates = TemplateEvidence(pixels: pixels, candidates: candidates, rules: rules)
+        var acrossOverview: [BarcodeReading] = []
         for copy in try Self.copies(of: pixels, candidates: candidates) {
             let image = try copy.image()
             let whole = { (reading: BarcodeReading) in !QuietZone.isPartial(reading, in: image, rules: self.rules) }
@@ -40,6 +41,7 @@ extension BarcodeReader {
                 }
                 let source = Evidence.Source(decoder: decoder, view: copy.view)
                 for reading in readings.withoutConflicts() { evidence.add(reading.placed(at: copy.place(reading.box)), from: source) }
+                if copy.isWholeOverview { acrossOverview += readings.withoutConflicts() }
                 for reading in readings.conflicted() { evidence.addConflicted(reading.placed(at: copy.place(reading.box)), from: source) }
             }
             // Two decoders, or two views, can repeat one misread of a blurred code; the template
@@ -58,6 +60,17 @@ extension BarcodeReader {
         where try templates.verdict(on: reading) == .confirms {
             trace?.note("second look", "template reader", reading, "confirmed", because: "its digit patterns fit the bars")
             evidence.confirmByTemplate(reading)
+        }
+        if !evidence.accepted.isEmpty { return evidence }
+        // A code zxing-cpp read across a large photo's whole overview by `rules.confirmedLines`
+        // lines or more counts as ZBar's read of the overview by as many does (`stands`): unless a
+        // second opinion, here the template reader, contradicts it.
+        for reading in acrossOverview where try reading.symbology != .qr && reading.quality >= rules.confirmedLines
+            && evidence.unconfirmed.contains(where: { $0.productKey == reading.productKey })
+            && templates.verdict(on: reading) != .contradicts {
+            trace?.note("second look", "zxing, copy ×1 of the overview", reading, "confirmed", because: "read by "
+                + "\(rules.confirmedLines)+ scan lines across the whole overview, and the template reader does not contradict it")
+            evidence.standAlone(reading)
         }
         if !evidence.accepted.isEmpty { return evidence }
         // Else the template reader's own read, when it is clear enough alone (`TemplateReader.accepts`):
@@ -155,6 +168,8 @@ extension BarcodeReader {
         /// or its polarity; sharpening or stretching the levels at one scale does not count.
         var view: String
         var withZBar: Bool
+        /// A large photo's whole overview, as it is: its reads by many lines count alone.
+        var isWholeOverview = false
         var image: () throws -> GreyImage
         var place: (PixelBox) -> PixelBox
     }
@@ -200,6 +215,11 @@ extension BarcodeReader {
             copies.append(PreparedCopy(view: "region", withZBar: false, image: {
                 try pixels.region(candidate.box, angle: candidate.isLinear ? candidate.angle : 0, scale: scale, smoothRows: 1)
             }, place: { _ in candidate.box }))
+        }
+        // Last, zxing-cpp across the whole overview of a large photo, once nothing else read: it
+        // finds codes by its own binarisation and rows where the locator's regions miss them.
+        if area > secondLookPixels, candidates.contains(where: { $0.isLinear && pixels.lightness(of: $0.box) <= BarcodeReader.maximumLightness }) {
+            copies.append(PreparedCopy(view: "×1", withZBar: false, isWholeOverview: true, image: { pixels }, place: { $0 }))
         }
         return copies
     }

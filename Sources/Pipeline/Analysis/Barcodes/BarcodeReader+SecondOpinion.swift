@@ -47,6 +47,25 @@ extension BarcodeReader {
             + Self.describe(verdict, zxing: zxing, on: reading))
     }
 
+    /// True when zxing-cpp reads the same code as `reading` around it, and no other: a read the
+    /// quiet zone test takes for a part of a larger code stands then. zxing-cpp finds a code's
+    /// ends by its guard bars and quiet zone in its own binarisation, so where the test mistook
+    /// print beside a code (a coloured label edge, a line of text) for bars, it reads the same
+    /// code; where a part was read, it reads the whole code (another one) or nothing. It looks a
+    /// box's length beyond the box on every side: ZBar's box can span a fraction of the code (only
+    /// where its lines finished decoding), and the test misjudges such a read from the box alone.
+    func isWholeByZXing(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) -> Bool {
+        let reach = max(reading.box.width, reading.box.height)
+        let area = PixelBox(x: reading.box.x - reach, y: reading.box.y - reach,
+                            width: reading.box.width + 2 * reach, height: reading.box.height + 2 * reach)
+            .clamped(width: pixels.width, height: pixels.height)
+        let zxing = Self.zxingReads(area, in: pixels, scanners: scanners)
+        guard !zxing.isEmpty, zxing.allSatisfy({ $0.productKey == reading.productKey }) else { return false }
+        trace?.note("overview", "zxing-cpp, around the read", reading, "kept",
+                    because: "zxing-cpp reads the same code there, and no other: what lies beside it is not more bars")
+        return true
+    }
+
     /// What a second opinion was, in words.
     static func describe(_ verdict: TemplateReader.Verdict, zxing: [BarcodeReading], on reading: BarcodeReading) -> String {
         if let other = zxing.first(where: { $0.productKey != reading.productKey }) {

@@ -70,8 +70,9 @@ final class BarcodeReader: Sendable {
             : ", every \(scanners.overviewDensity)th line, each counted as \(scanners.overviewDensity / scanners.frameDensity)"
         let source = "ZBar, the overview (1/\(shrink), \(pixels.width)×\(pixels.height)\(spacing))"
         let read = trace.readings(of: scanners.scanOverview(pixels), "overview", source)
-        let whole = trace.withoutConflicts(trace.kept(read, "overview", source, because: QuietZone.rule) {
-            !QuietZone.isPartial($0, in: pixels, rules: rules)
+        let whole = trace.withoutConflicts(trace.kept(read, "overview", source, because: QuietZone.rule
+            + ", and zxing-cpp does not read the same code there") {
+            !QuietZone.isPartial($0, in: pixels, rules: rules) || isWholeByZXing($0, in: pixels, scanners: scanners)
         }, "overview", source)
         let trusted = try trace.kept(whole, "overview", source, because: "read by fewer than \(rules.trustedLines) scan lines: "
             + "left to the regions", isTrusted).filter { reading in

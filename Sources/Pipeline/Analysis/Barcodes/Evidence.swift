@@ -4,8 +4,10 @@
 /// misread that decodes is all but impossible. A linear code has only its check digit, which one
 /// misread in ten passes: it counts when read twice independently — by the two decoders, or by one
 /// decoder at two scales or polarities. Not by one decoder on a sharpened or stretched copy of the
-/// same scale (ZBar repeated its misreads there), nor once however many scan lines agreed (a
-/// sharpened copy of a blurred code gave a misread 46 lines agreed on). Reads of a part of a code
+/// same scale (ZBar repeated its misreads there), nor once however many scan lines agreed on such a
+/// copy (a sharpened copy of a blurred code gave a misread 46 lines agreed on); only zxing-cpp's
+/// read of a large photo's overview as it is, by as many rows as a ZBar read of the overview needs
+/// to count alone (`standAlone`). Reads of a part of a code
 /// were dropped before (`QuietZone`): a decoder repeats those at every scale. A read among reads of
 /// other codes across the same bars (`withoutConflicts`) is no evidence until the template reader
 /// confirms it.
@@ -19,6 +21,8 @@ struct Evidence {
     private var conflictOrder: [String] = []
     /// Codes the template reader overruled: neither accepted nor kept as unconfirmed.
     private var rejected: Set<String> = []
+    /// Codes that count read once: read by as many lines as a code needs to stand alone.
+    private var standing: Set<String> = []
 
     /// Who read a code, and in which prepared copy.
     struct Source: Hashable {
@@ -59,6 +63,11 @@ struct Evidence {
         add(reading, from: Source(decoder: "template", view: "×1"))
     }
 
+    /// Lets a code read once count: it was read by enough lines (`AcceptanceRules.confirmedLines`).
+    mutating func standAlone(_ reading: BarcodeReading) {
+        standing.insert(key(reading))
+    }
+
     mutating func reject(_ reading: BarcodeReading) {
         rejected.insert(key(reading))
     }
@@ -91,6 +100,6 @@ struct Evidence {
     }
 
     private func counts(_ key: String) -> Bool {
-        first[key]!.symbology == .qr || sources[key]!.count >= 2
+        first[key]!.symbology == .qr || sources[key]!.count >= 2 || standing.contains(key)
     }
 }
