@@ -1,8 +1,8 @@
 /// The thresholds of the rules that decide whether a read counts, in the order the reader applies
 /// them. They are fitted, not chosen: `bench/fit_rules.py` reads every development photo (the
-/// groups of ../shared/realphotos, generated crops, generated photos without a code) with each
-/// combination of a grid, and keeps the one that scores best: right codes less 20 for each wrong
-/// one. Its figures for each group left out of the fit are in docs/recall.md. The fitted values are
+/// groups of ../shared/realphotos, generated crops, generated photos without a code, generated
+/// photos of codes made hard) with each combination of a grid, and keeps the one that scores best:
+/// right codes less 20 for each wrong one. Its figures for each group left out of the fit are in docs/recall.md. The fitted values are
 /// `AcceptanceRules.fitted` (AcceptanceRules+Fitted.swift, written by that script); `ingest
 /// explain --rules FILE` reads with others, which is how the script tries them.
 public struct AcceptanceRules: Codable, Sendable, Equatable {
