@@ -193,6 +193,7 @@ final class CommitProtocolTests: XCTestCase {
         let report = try bench.commit(set, results)
         XCTAssertEqual(report.photos, 0)
         XCTAssertEqual(report.failed.count, 5, "the set stays where it is, to be looked at again")
+        XCTAssertEqual(report.outcome.message, "set waiting", "logged and counted as waiting, not committed")
         XCTAssertEqual(try bench.catalogue.counts().photos, 0, "nothing from outside the inbox is catalogued")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside).sorted(), before, "nothing outside is removed")
         XCTAssertEqual(bench.state.filter { $0.hasPrefix("library/originals/") && !$0.hasSuffix("/") }, [], "nothing is placed")

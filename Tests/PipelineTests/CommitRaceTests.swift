@@ -59,6 +59,7 @@ final class CommitRaceTests: XCTestCase {
         XCTAssertEqual(report.failed, [])
         XCTAssertEqual(report.handedOver.map(\.path).sorted(), shelf.files.map { "shelf/\($0.relativePath)" }.sorted())
         XCTAssertEqual(report.photos, 0)
+        XCTAssertEqual(report.outcome.message, "set handed over", "logged and counted as handed over, not committed")
         XCTAssertEqual(try bench.catalogue.counts().photos, 0)
         // What it placed stays with its journal, for the worker that holds the set to finish or undo.
         let committer = bench.committer()

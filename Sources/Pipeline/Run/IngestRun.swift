@@ -224,7 +224,7 @@ public final class IngestRun: Sendable {
 
     private func log(_ report: SetReport) {
         // At notice, the default level: without a terminal's progress line these are the run's heartbeat.
-        logger.notice("set committed", metadata: [
+        logger.notice("\(report.outcome.message)", metadata: [
             "set": "\(report.name)", "captures": "\(report.captures)", "photos": "\(report.photos)",
             "duplicates": "\(report.duplicates.count)", "quarantined": "\(report.quarantined.count)",
             "failed": "\(report.failed.count)", "handedOver": "\(report.handedOver.count)",

@@ -8,9 +8,9 @@ struct RunMetrics: Sendable {
     private let quarantined = MetricFamily.photos.counter("quarantined")
     private let failed = MetricFamily.photos.counter("failed")
     private let handedOver = MetricFamily.photos.counter("handed_over")
-    private let committedSets = MetricFamily.sets.counter("committed")
-    private let waitingSets = MetricFamily.sets.counter("waiting")
-    private let handedOverSets = MetricFamily.sets.counter("handed_over")
+    private let sets: [SetReport.Outcome: Counter] = Dictionary(uniqueKeysWithValues: SetReport.Outcome.allCases.map {
+        ($0, MetricFamily.sets.counter($0.rawValue))
+    })
     private let captures = MetricFamily.captures.counter()
     let commitSeconds = MetricFamily.setSeconds.timer("commit")
     private let setSeconds = MetricFamily.setSeconds.timer("total")
@@ -23,7 +23,7 @@ struct RunMetrics: Sendable {
         failed.increment(by: report.failed.count)
         handedOver.increment(by: report.handedOver.count)
         captures.increment(by: report.captures)
-        (!report.handedOver.isEmpty ? handedOverSets : report.failed.isEmpty ? committedSets : waitingSets).increment()
+        sets[report.outcome]?.increment()
         for file in report.quarantined {
             MetricFamily.quarantinedPhotos.counter(file.kind ?? "other").increment()
         }

@@ -26,6 +26,29 @@ public struct SetReport: Sendable {
         self.name = name
     }
 
+    /// What became of the set as a whole, as the log and the metrics name it.
+    public enum Outcome: String, Sendable, CaseIterable {
+        /// Done: every photo catalogued, a duplicate, or quarantined.
+        case committed
+        /// Some photos failed and wait in the inbox for the next look.
+        case waiting
+        /// Another worker took the set over and commits it.
+        case handedOver = "handed_over"
+
+        /// The log line of a set with this outcome.
+        public var message: String {
+            switch self {
+            case .committed: "set committed"
+            case .waiting: "set waiting"
+            case .handedOver: "set handed over"
+            }
+        }
+    }
+
+    public var outcome: Outcome {
+        !handedOver.isEmpty ? .handedOver : failed.isEmpty ? .committed : .waiting
+    }
+
     /// A set's report before anything is done: what its listing found.
     init(of set: PhotoSet) {
         name = set.name
