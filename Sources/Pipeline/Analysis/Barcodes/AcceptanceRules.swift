@@ -2,9 +2,10 @@
 /// them. They are fitted, not chosen: `bench/fit_rules.py` reads every development photo (the
 /// groups of ../shared/realphotos, generated crops, generated photos without a code, generated
 /// photos of codes made hard) with each combination of a grid, and keeps the one that scores best:
-/// right codes less 20 for each wrong one. Its figures for each group left out of the fit are in docs/recall.md. The fitted values are
-/// `AcceptanceRules.fitted` (AcceptanceRules+Fitted.swift, written by that script); `ingest
-/// explain --rules FILE` reads with others, which is how the script tries them.
+/// right codes less 20 for each wrong one. Its figures for each group left out of the fit are in
+/// docs/recall.md. The fitted values are `AcceptanceRules.fitted` (AcceptanceRules+Fitted.swift,
+/// written by that script); `ingest explain --rules FILE` reads with others, which is how the
+/// script tries them.
 public struct AcceptanceRules: Codable, Sendable, Equatable {
     /// A linear code read across a whole frame or region by fewer agreeing scan lines than this is
     /// left to the next step: a part of a larger code (a UPC-E inside an EAN-13) or texture that
