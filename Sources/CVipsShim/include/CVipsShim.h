@@ -58,8 +58,8 @@ int ingest_image_from_pixels(const void *data, int width, int height, int bands,
 
 /* Computes the image top to bottom and hands each strip of rows, as it is made, to `take` (its
  * rows `stride` bytes apart, starting at row `top`, `count` of them) with `context`; nothing
- * more of the image is kept (vips_sink_disc). 0, or -1 when the image cannot be computed or
- * `take` returns non-zero. */
+ * more of the image is kept. On the calling thread. 0, or -1 when the image cannot be computed,
+ * is not 8-bit, or `take` returns non-zero. */
 typedef int (*IngestTakeRows)(const uint8_t *rows, size_t stride, int top, int count, void *context);
 int ingest_image_rows(VipsImage *image, IngestTakeRows take, void *context);
 
