@@ -145,13 +145,18 @@ extension BarcodeReader {
         }
     }
 
+    /// True when `candidate` is a region of bars about half ink (`BarcodeReader.maximumLightness`):
+    /// a code, not a line of text or a logo on white.
+    static func isBars(_ candidate: BarcodeCandidate, in pixels: GreyImage) -> Bool {
+        candidate.isLinear && pixels.lightness(of: candidate.box) <= BarcodeReader.maximumLightness
+    }
+
     /// Where the template reader looks: the linear regions about half ink, and a small photo's
     /// whole frame turned by its dominant gradient direction. A frame too thin for the cell grid
     /// (under 16 px one way: a strip cut along a code, as scanners and crops make them) can hold a
     /// linear code only along its length: it is read with the bars across its long side.
     static func templateTargets(in pixels: GreyImage, candidates: [BarcodeCandidate]) -> [(PixelBox, Double)] {
-        let targets = candidates.filter { $0.isLinear && pixels.lightness(of: $0.box) <= BarcodeReader.maximumLightness }
-            .map { ($0.box, $0.angle) }
+        let targets = candidates.filter { isBars($0, in: pixels) }.map { ($0.box, $0.angle) }
         let frame = PixelBox(x: 0, y: 0, width: pixels.width, height: pixels.height)
         guard pixels.width * pixels.height <= secondLookPixels else { return targets }
         guard let grid = CellGrid(pixels) else { return targets + [(frame, pixels.width >= pixels.height ? 0 : 90)] }
@@ -218,7 +223,7 @@ extension BarcodeReader {
         }
         // Last, zxing-cpp across the whole overview of a large photo, once nothing else read: it
         // finds codes by its own binarisation and rows where the locator's regions miss them.
-        if area > secondLookPixels, candidates.contains(where: { $0.isLinear && pixels.lightness(of: $0.box) <= BarcodeReader.maximumLightness }) {
+        if area > secondLookPixels, candidates.contains(where: { isBars($0, in: pixels) }) {
             copies.append(PreparedCopy(view: "×1", withZBar: false, isWholeOverview: true, image: { pixels }, place: { $0 }))
         }
         return copies
