@@ -50,11 +50,8 @@ public struct UploadStaging: Sendable {
             let fresh = (root as NSString).appendingPathComponent(".new-" + Self.processFolderName)
             try? FileOperations.removeTree(fresh)
             try FileOperationError.attempt("create the folder", fresh) { try FilePath(fresh).makeDirectory() }
-            let folder = try FileOperationError.attempt("open", fresh) {
-                try FileDescriptor.open(FilePath(fresh), .readOnly, options: [.directory, .noFollow, .closeOnExec])
-            }
+            let folder = try Self.locked(fresh)
             do {
-                try FileOperationError.attempt("lock", fresh) { try folder.lock(LOCK_EX | LOCK_NB) }
                 try FileOperations.move(fresh, to: ownFolder)
             } catch {
                 try? folder.close()
@@ -79,18 +76,28 @@ public struct UploadStaging: Sendable {
                 removed += 1
                 continue
             }
-            guard let folder = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .noFollow, .closeOnExec])
-            else { continue }
+            // Its server runs (or the folder cannot be opened or locked: left alone, never removed on a guess).
+            guard let folder = try? Self.locked(path) else { continue }
             defer { try? folder.close() }
-            do {
-                try folder.lock(LOCK_EX | LOCK_NB)
-            } catch {
-                continue  // its server runs (or the lock cannot be taken: left alone, never removed on a guess)
-            }
             removed += (try? Directory.entries(of: path))?.count ?? 0
             try FileOperations.removeTree(path)
         }
         return removed
+    }
+
+    /// The folder at `path`, open and locked (`flock`, exclusive); throws when another process
+    /// holds its lock. The lock lasts until the descriptor is closed.
+    private static func locked(_ path: String) throws -> FileDescriptor {
+        let folder = try FileOperationError.attempt("open", path) {
+            try FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .noFollow, .closeOnExec])
+        }
+        do {
+            try FileOperationError.attempt("lock", path) { try folder.lock(LOCK_EX | LOCK_NB) }
+        } catch {
+            try? folder.close()
+            throw error
+        }
+        return folder
     }
 
     /// Starts a set: its server-made name (UTC date and time, then random) and an empty folder.

@@ -157,7 +157,7 @@ public final class IngestWatch: @unchecked Sendable {
         let summary = try ingest.run(sets: settled)
         // A set handed over to another worker is looked at again, as a failed one is: should that
         // worker stop too, its claim lapses and the set is this one's to take.
-        for report in summary.sets where report.failed.isEmpty && report.handedOver.isEmpty {
+        for report in summary.sets where report.outcome == .committed {
             guard let set = settled.first(where: { $0.name == report.name }) else { continue }
             // A sweep that finds only what the ingest left (copy mode) has nothing new to do.
             tracker.noteIngested(set: set.name, remaining: SetStamps(of: set))
