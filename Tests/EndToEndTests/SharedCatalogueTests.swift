@@ -99,6 +99,19 @@ final class SharedCatalogueTests: XCTestCase {
         }
     }
 
+    /// One line that says, for each worker, how it ended: its exit status (or signal), its summary
+    /// and every log line above notice. Failure messages lead with it: a test log shows the first line.
+    private func howTheyEnded(_ workers: [BackgroundIngest]) -> String {
+        workers.enumerated().map { number, worker in
+            let status = worker.exitStatus(within: 0).map { worker.endedBySignal ? "signal \($0)" : "exit \($0)" } ?? "still running"
+            let summary = worker.stdout.split(separator: "\n").prefix(3).joined(separator: "; ")
+            let problems = worker.stderr.split(separator: "\n").filter { line in
+                line.hasPrefix("ingest: ") || [" warning ", " error ", " critical "].contains { line.contains($0) }
+            }
+            return "worker \(number): \(status), \(summary)" + (problems.isEmpty ? "" : "; " + problems.joined(separator: "; "))
+        }.joined(separator: " | ")
+    }
+
     /// What must hold once the workers are done: every photo of the corpus catalogued exactly
     /// once, the captures `reference`, the duplicate set aside, nothing left in the inbox or
     /// the journals, and `ingest verify` content.
@@ -135,7 +148,7 @@ final class SharedCatalogueTests: XCTestCase {
         let work = try workFolder(catalog: url)
         let started = Date()
         let workers = try startWorkers(3, in: work)
-        XCTAssertEqual(wentToTheEnd(workers), [true, true, true], workers.map { $0.stdout + $0.stderr }.joined())
+        XCTAssertEqual(wentToTheEnd(workers), [true, true, true], howTheyEnded(workers))
         print(String(format: "three workers: %.1f s (one SQLite run: %.1f s)", Date().timeIntervalSince(started), reference.seconds))
         // Each logs its id, and the sets were shared out.
         let committed = workers.map { $0.stderr.components(separatedBy: "set committed").count - 1 }
@@ -171,7 +184,7 @@ final class SharedCatalogueTests: XCTestCase {
         workers.append(try BackgroundIngest(["run", "--verbose"], in: work))
         let finished = wentToTheEnd(Array(workers.dropFirst()))
         let label = "seed \(seed), killed at \(String(format: "%.2f", moment)) s holding \(orphaned)"
-        XCTAssertEqual(finished, [true, true, true], "\(label): \(workers.map { $0.stdout + $0.stderr }.joined())")
+        XCTAssertEqual(finished, [true, true, true], "\(label): \(howTheyEnded(Array(workers.dropFirst())))")
         for set in orphaned {
             XCTAssertTrue(workers.dropFirst().contains { $0.stderr.contains("took over a set whose claim lapsed") && $0.stderr.contains("set=\(set) ") },
                           "\(label): \(set) taken over by another worker")
@@ -190,7 +203,7 @@ final class SharedCatalogueTests: XCTestCase {
         try server.restart()
         let first = wentToTheEnd(workers)
         let statuses = workers.map { $0.exitStatus(within: 1) }
-        XCTAssertTrue(statuses.allSatisfy { $0 == 0 || $0 == 1 }, "\(statuses): \(workers.map(\.stderr).joined())")
+        XCTAssertTrue(statuses.allSatisfy { $0 == 0 || $0 == 1 }, howTheyEnded(workers))
         let waited = workers.filter { $0.stderr.contains("catalogue unreachable, waiting for it") }.count
         print("database restart: workers went to the end \(first), \(waited) of 2 waited for the server")
         // A worker that stopped left its sets (and perhaps a journal) for the next run, once its claims lapse.

@@ -156,6 +156,30 @@ final class UploadStagingTests: XCTestCase {
         }
     }
 
+    /// Between the commit of an uploaded set and the watch clearing its folder (the ready marker,
+    /// then the emptied folder), the status says `ingesting`: `ingested` is final, the set gone
+    /// from the inbox. (A client that read `ingested` once found the folder still there.)
+    func testStatus_whileTheWatchHoldsTheSet_isIngestingEvenWithItsCapturesCommitted() throws {
+        let work = try SampleLibrary(for: self)
+        let name = "upload-20261126-101500-3f9a0c1e"
+        try FileManager.default.moveItem(at: work.inbox.appendingPathComponent("single-product"), to: work.folder.appendingPathComponent(name))
+        try FileManager.default.removeItem(at: work.inbox)
+        try FileManager.default.createDirectory(at: work.inbox, withIntermediateDirectories: false)
+        try FileManager.default.moveItem(at: work.folder.appendingPathComponent(name), to: work.inbox.appendingPathComponent(name))
+        XCTAssertEqual(try work.ingest(["run", "--quiet"]).status, 0)
+        let config = try PipelineConfig.load(path: work.folder.appendingPathComponent("pipeline.json").path)
+        // What the watch still has to remove once the run returns.
+        try FileManager.default.createDirectory(at: work.inbox.appendingPathComponent(name), withIntermediateDirectories: false)
+        try Data().write(to: work.inbox.appendingPathComponent("\(name)/\(config.readyMarker)"))
+        let catalogue = try work.catalogue()
+        defer { try? catalogue.close() }
+        let during = try XCTUnwrap(try UploadedSet.look(name, config: config, catalogue: catalogue) { $0 == name })
+        XCTAssertEqual(during.state, .ingesting)
+        let after = try XCTUnwrap(try UploadedSet.look(name, config: config, catalogue: catalogue) { _ in false })
+        XCTAssertEqual(after.state, .ingested)
+        XCTAssertEqual(after.captures.count, 1)
+    }
+
     func testConfig_readsTheUploadKeys_andRefusesOutOfRangeValues() throws {
         let config = try PipelineConfig.parse(Data(#"{"uploadMaxFileMB": 8, "uploadMaxRequestMB": 100, "uploadMaxFiles": 3, "uploadIdleSeconds": 5}"#.utf8),
                                               file: "p.json", folder: "/tmp")

@@ -28,12 +28,15 @@ public struct UploadedSet: Sendable, Encodable, Equatable {
     }
 
     /// The set `name` as it is now; nil when no such set was uploaded (or it left no trace: a set of
-    /// hidden files only). `isIngesting` says whether a watch in this process is ingesting it now.
-    /// The inbox is looked at first: a set gone from it is done, and what the catalogue and the
-    /// quarantine hold of it then is final.
+    /// hidden files only). `isIngesting` says whether a watch in this process is ingesting it now:
+    /// while it is, the set is `ingesting` even once its captures are committed, because the watch
+    /// has yet to clear its folder from the inbox; `ingested` and `quarantined` are final.
     public static func look(_ name: String, config: PipelineConfig, catalogue: Catalogue,
                             isIngesting: (String) -> Bool) throws -> UploadedSet? {
         guard isUploadName(name) else { return nil }
+        // Asked first: a set the watch finishes between this and the looks below is reported as
+        // still ingesting, never as done before its folder is gone.
+        let ingesting = isIngesting(name)
         // A set none of whose photos was catalogued keeps its capture.json in the inbox (with the
         // reason it was not used); only photos still there make it waiting.
         let folder = (config.inbox as NSString).appendingPathComponent(name)
@@ -41,10 +44,12 @@ public struct UploadedSet: Sendable, Encodable, Equatable {
         let captures = try catalogue.captures(matching: CaptureFilter(setName: name)).map(\.id)
         let aside = setAside(name, in: config.quarantine)
         let state: State
-        if !captures.isEmpty {
+        if ingesting {
+            state = .ingesting
+        } else if !captures.isEmpty {
             state = .ingested
         } else if inInbox {
-            state = isIngesting(name) ? .ingesting : .waiting
+            state = .waiting
         } else if !aside.isEmpty {
             state = .quarantined
         } else {
