@@ -17,8 +17,21 @@ public struct ZXingScanner: Sendable {
     /// At most this many symbols per image: a product photo holds one or two.
     private static let capacity = 16
 
+    /// The pixel rows that `lines` agreeing lines of a linear code stand for in an image `height`
+    /// rows high, as ZBar counts lines at density 1. zxing-cpp 1.4 (ODReader, with tryHarder and
+    /// several symbols) steps to every `spacing`-th row, every row up to 1023 rows high and every
+    /// height/512-th above; with rows 2 apart a row that reads has the rows just above and below
+    /// it read too, with rows 3 or more apart the two above and below as well, and every one of
+    /// them is counted. So its count grows and shrinks with the image's height around one code.
+    static func pixelRows(lines: Int, height: Int) -> Int {
+        let spacing = max(1, height / 512)
+        let linesPerRow = 1 + 2 * min(2, spacing - 1)
+        return (lines * spacing + linesPerRow / 2) / linesPerRow
+    }
+
     /// Every symbol zxing-cpp decodes in `image` as it is (not turned, not shrunk), with
-    /// coordinates in that image's pixels; none when zxing-cpp fails.
+    /// coordinates in that image's pixels; none when zxing-cpp fails. A linear code's `quality` is
+    /// the pixel rows its agreeing lines stand for (`pixelRows`), whatever the image's height.
     public func scan(_ image: GreyImage) -> [DecodedSymbol] {
         guard image.width > 0, image.height > 0, formats != 0 else { return [] }
         var symbols = [ingest_zxing_symbol](repeating: ingest_zxing_symbol(), count: Self.capacity)
@@ -33,7 +46,8 @@ public struct ZXingScanner: Sendable {
                   let text = symbol.text else { return nil }
             let bytes = UnsafeRawBufferPointer(start: text, count: Int(symbol.text_length))
             return DecodedSymbol(symbology: symbology, text: String(decoding: bytes, as: UTF8.self),
-                                 quality: Int(symbol.line_count),
+                                 quality: symbology == .qr ? Int(symbol.line_count)
+                                     : Self.pixelRows(lines: Int(symbol.line_count), height: image.height),
                                  box: PixelBox(x: Int(symbol.x), y: Int(symbol.y),
                                                width: Int(symbol.width), height: Int(symbol.height)))
         }

@@ -20,6 +20,23 @@ final class ZXingScannerTests: XCTestCase {
         XCTAssertEqual(Set(symbols.map(\.box.x)).count, 2, "two symbols, at two places: \(symbols.map(\.box))")
     }
 
+    func testScan_linearCode_qualityIsThePixelRowsItsLinesStandFor_whateverTheImageHeight() throws {
+        // zxing-cpp 1.4 counts 120 rows of bars as 120 lines in an image 400 rows high, but as
+        // about 180 at 1100 rows (every 2nd row, each with the rows above and below), 200 at 1600
+        // and 150 at 2100: counted in pixel rows, as ZBar's lines are at density 1, each is 120.
+        let code = TemplateReaderTests.drawn("5901234123457", module: 3, blur: 0.2)
+        let scanner = ZXingScanner(symbologies: [.ean13])
+        for height in [400, 1100, 1600, 2100, 2600] {
+            let top = (height - 120) / 2
+            let framed = GreyImage(width: code.width, height: height) { x, y in
+                (top ..< top + 120).contains(y) ? code.pixels[(y - top) % code.height * code.width + x] : 230
+            }
+            let symbol = try XCTUnwrap(scanner.scan(framed).first, "\(height) rows")
+            XCTAssertEqual(symbol.text, "5901234123457")
+            XCTAssertTrue((110 ... 125).contains(symbol.quality), "\(symbol.quality) lines for 120 rows of bars in \(height)")
+        }
+    }
+
     func testScan_sameCodeTwiceOneAboveTheOther_isOneSymbol() {
         // The same rows' worth of bars stacked: one symbol, as zxing-cpp 1.4.0 merges it itself.
         let code = TemplateReaderTests.drawn("5901234123457", module: 3, blur: 0.2)

@@ -41,7 +41,14 @@ extension BarcodeReader {
                 }
                 let source = Evidence.Source(decoder: decoder, view: copy.view)
                 for reading in readings.withoutConflicts() { evidence.add(reading.placed(at: copy.place(reading.box)), from: source) }
-                if copy.isWholeOverview { acrossOverview += readings.withoutConflicts() }
+                // Counted as lines `frameDensity` apart, as ZBar's reads of the overview are (`Scanners.scanOverview`).
+                if copy.isWholeOverview {
+                    acrossOverview += readings.withoutConflicts().map { reading in
+                        var counted = reading
+                        counted.quality = reading.quality / scanners.frameDensity
+                        return counted
+                    }
+                }
                 for reading in readings.conflicted() { evidence.addConflicted(reading.placed(at: copy.place(reading.box)), from: source) }
             }
             // Two decoders, or two views, can repeat one misread of a blurred code; the template
