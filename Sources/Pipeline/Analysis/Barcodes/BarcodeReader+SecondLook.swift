@@ -27,7 +27,7 @@ extension BarcodeReader {
         for copy in try Self.copies(of: pixels, candidates: candidates) {
             let image = try copy.image()
             let whole = { (reading: BarcodeReading) in !QuietZone.isPartial(reading, in: image, rules: self.rules) }
-            var scans = [("zxing", scanners.zxing.scan(image))]
+            var scans = [("zxing", copy.isWholeOverview ? scanners.scanOverviewByZXing(image) : scanners.zxing.scan(image))]
             // Every line, also of enlarged copies: scanning those at every second line instead (as
             // many lines per original pixel) let ZBar confirm its own misreads at two scales.
             if copy.withZBar { scans.append(("ZBar", scanners.frame.scan(image))) }
@@ -41,14 +41,7 @@ extension BarcodeReader {
                 }
                 let source = Evidence.Source(decoder: decoder, view: copy.view)
                 for reading in readings.withoutConflicts() { evidence.add(reading.placed(at: copy.place(reading.box)), from: source) }
-                // Counted as lines `frameDensity` apart, as ZBar's reads of the overview are (`Scanners.scanOverview`).
-                if copy.isWholeOverview {
-                    acrossOverview += readings.withoutConflicts().map { reading in
-                        var counted = reading
-                        counted.quality = reading.quality / scanners.frameDensity
-                        return counted
-                    }
-                }
+                if copy.isWholeOverview { acrossOverview += readings.withoutConflicts() }
                 for reading in readings.conflicted() { evidence.addConflicted(reading.placed(at: copy.place(reading.box)), from: source) }
             }
             // Two decoders, or two views, can repeat one misread of a blurred code; the template

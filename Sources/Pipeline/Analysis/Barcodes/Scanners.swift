@@ -37,9 +37,20 @@ struct Scanners {
     /// scanned that densely, and a code read by 15 lines 4 px apart spans the height that 30 lines
     /// 2 px apart do.
     func scanOverview(_ pixels: GreyImage) -> [DecodedSymbol] {
-        overview.scan(pixels).map { symbol in
+        counted(overview.scan(pixels), rowsApart: overviewDensity)
+    }
+
+    /// zxing-cpp's symbols of the whole overview, counted as `scanOverview` counts ZBar's; its
+    /// lines are pixel rows (`ZXingScanner.scan`).
+    func scanOverviewByZXing(_ pixels: GreyImage) -> [DecodedSymbol] {
+        counted(zxing.scan(pixels), rowsApart: 1)
+    }
+
+    /// `symbols` whose linear codes' lines were `rowsApart` rows apart, counted `frameDensity` apart.
+    private func counted(_ symbols: [DecodedSymbol], rowsApart: Int) -> [DecodedSymbol] {
+        symbols.map { symbol in
             var counted = symbol
-            if symbol.symbology != .qr { counted.quality = symbol.quality * overviewDensity / frameDensity }
+            if symbol.symbology != .qr { counted.quality = symbol.quality * rowsApart / frameDensity }
             return counted
         }
     }
