@@ -71,6 +71,37 @@ final class CommitRaceTests: XCTestCase {
         XCTAssertTrue(summary.isClean, "a set handed over needs no one")
     }
 
+    /// As above, but the worker that took the set over has committed it too, its originals moved
+    /// out of the inbox, before the first one places its files: placing them fails, and the set is
+    /// still handed over, not failed (a run would exit 1 and count a failure no one has to look at).
+    func testCommit_claimTakenOverAndSetCommittedMeanwhile_handsTheSetOverAndFailsNothing() throws {
+        let server = try PostgresServer.shared
+        let database = try server.makeDatabase()
+        addTeardownBlock { try? server.dropDatabase(database) }
+        let bench = try CommitBench(for: self, catalog: server.url(database: database))
+        let worker = try XCTUnwrap(bench.worker)
+        XCTAssertEqual(try worker.claim("shelf"), .claimed(takenOverFrom: nil))
+        let (shelf, results) = try bench.analyse()
+        let plan = try bench.plan(shelf, results)
+        // The other worker took the set over, committed it (its originals left the inbox) and let it go.
+        _ = try server.psql("DELETE FROM set_claim WHERE set_name = 'shelf'", database: database)
+        let elsewhere = try TemporaryFolder.make("taken-over")
+        addTeardownBlock { try? FileManager.default.removeItem(at: elsewhere) }
+        for file in shelf.files {
+            try FileManager.default.moveItem(atPath: file.absolutePath, toPath: elsewhere.appendingPathComponent(file.relativePath).path)
+        }
+
+        let report = try bench.committer().commit(plan)
+        XCTAssertEqual(report.failed, [])
+        XCTAssertEqual(report.handedOver.map(\.path).sorted(), shelf.files.map { "shelf/\($0.relativePath)" }.sorted())
+        XCTAssertEqual(report.outcome, .handedOver)
+        XCTAssertEqual(try bench.catalogue.counts().photos, 0)
+        XCTAssertEqual(bench.state.filter { $0.hasPrefix("library/originals/shelf") || $0.hasPrefix("library/thumbs/shelf") }, [],
+                       "what it placed is undone")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: (bench.committer().journalFolder as NSString)
+            .appendingPathComponent(CommitJournal.fileName(forSet: "shelf"))), "and its journal gone")
+    }
+
     func testCommit_photoCataloguedByAnotherSetMeanwhile_isPlannedAgainAsADuplicate_onSQLite() throws {
         try assertSecondCommitSetsTheSharedPhotoAside(catalog: nil, "SQLite")
     }

@@ -92,6 +92,8 @@ final class SetCommitter: Sendable {
         } catch CatalogError.claimLost {
             return handedOver(plan, contextProblem: report.contextProblem)
         } catch where !stopsTheRun(error) {
+            // A worker that took the set over may have moved its originals away already.
+            if worker.hasLost(plan.set.name) { return handedOver(plan, contextProblem: report.contextProblem) }
             logger.error("set not committed, it stays in the inbox", metadata: ["set": "\(plan.set.name)", "error": "\(error)"])
             return keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "\(error)",
                                contextProblem: report.contextProblem)

@@ -82,6 +82,21 @@ public final class WorkerSession: Sendable {
         !lost.withLock { $0.contains(name) }
     }
 
+    /// Whether another worker has the set `name` now, or had it since this one claimed it: the
+    /// catalogue holds no claim of this worker's on it (another took it over, and perhaps has
+    /// committed and let it go already). Asked after a commit failed; false without sharing, and
+    /// when the catalogue cannot say.
+    func hasLost(_ name: String) -> Bool {
+        guard isShared else { return false }
+        guard stillHolds(name) else { return true }
+        do {
+            return try catalogue.claimHolder(of: name) != id
+        } catch {
+            logger.warning("could not ask who holds the set", metadata: ["set": "\(name)", "error": "\(error)"])
+            return false
+        }
+    }
+
     /// The claim a commit of the set `name` is made under; nil without sharing.
     func commitClaim(_ name: String) -> ClaimedSet? {
         isShared ? ClaimedSet(setName: name, worker: id) : nil
