@@ -39,11 +39,9 @@ final class CommitRaceTests: XCTestCase {
         XCTAssertEqual(try bench.verify(), [], label)
     }
 
-    /// A worker whose claim lapsed (under load, or paused) while it analysed a set, and another
-    /// worker took the set over: its commit is refused, and the set is reported as handed over, not
-    /// failed. Its files stay in the inbox for the worker that holds it; nothing is catalogued.
-    /// (The run's summary counts it apart, and the run's exit code does not count it.)
-    func testCommit_claimTakenOverMeanwhile_handsTheSetOverAndFailsNothing() throws {
+    /// A bench on a new PostgreSQL database whose worker claimed, analysed and planned the set
+    /// `shelf`, not yet committed; `lapse` runs SQL on that database (as another worker would).
+    private func claimedAndPlanned() throws -> (CommitBench, PhotoSet, CommitPlan, lapse: (String) throws -> Void) {
         let server = try PostgresServer.shared
         let database = try server.makeDatabase()
         addTeardownBlock { try? server.dropDatabase(database) }
@@ -51,9 +49,17 @@ final class CommitRaceTests: XCTestCase {
         let worker = try XCTUnwrap(bench.worker)
         XCTAssertEqual(try worker.claim("shelf"), .claimed(takenOverFrom: nil))
         let (shelf, results) = try bench.analyse()
-        let plan = try bench.plan(shelf, results)
+        return (bench, shelf, try bench.plan(shelf, results), { _ = try server.psql($0, database: database) })
+    }
+
+    /// A worker whose claim lapsed (under load, or paused) while it analysed a set, and another
+    /// worker took the set over: its commit is refused, and the set is reported as handed over, not
+    /// failed. Its files stay in the inbox for the worker that holds it; nothing is catalogued.
+    /// (The run's summary counts it apart, and the run's exit code does not count it.)
+    func testCommit_claimTakenOverMeanwhile_handsTheSetOverAndFailsNothing() throws {
+        let (bench, shelf, plan, lapse) = try claimedAndPlanned()
         // Its lease lapsed and another worker took the set over, as `claimSet` takes a lapsed claim.
-        _ = try server.psql("UPDATE set_claim SET worker_id = 'other' WHERE set_name = 'shelf'", database: database)
+        try lapse("UPDATE set_claim SET worker_id = 'other' WHERE set_name = 'shelf'")
 
         let report = try bench.committer().commit(plan)
         XCTAssertEqual(report.failed, [])
@@ -75,16 +81,9 @@ final class CommitRaceTests: XCTestCase {
     /// out of the inbox, before the first one places its files: placing them fails, and the set is
     /// still handed over, not failed (a run would exit 1 and count a failure no one has to look at).
     func testCommit_claimTakenOverAndSetCommittedMeanwhile_handsTheSetOverAndFailsNothing() throws {
-        let server = try PostgresServer.shared
-        let database = try server.makeDatabase()
-        addTeardownBlock { try? server.dropDatabase(database) }
-        let bench = try CommitBench(for: self, catalog: server.url(database: database))
-        let worker = try XCTUnwrap(bench.worker)
-        XCTAssertEqual(try worker.claim("shelf"), .claimed(takenOverFrom: nil))
-        let (shelf, results) = try bench.analyse()
-        let plan = try bench.plan(shelf, results)
+        let (bench, shelf, plan, lapse) = try claimedAndPlanned()
         // The other worker took the set over, committed it (its originals left the inbox) and let it go.
-        _ = try server.psql("DELETE FROM set_claim WHERE set_name = 'shelf'", database: database)
+        try lapse("DELETE FROM set_claim WHERE set_name = 'shelf'")
         let elsewhere = try TemporaryFolder.make("taken-over")
         addTeardownBlock { try? FileManager.default.removeItem(at: elsewhere) }
         for file in shelf.files {
