@@ -78,12 +78,12 @@ extension Catalogue {
         }
     }
 
-    /// Every registered worker and claim, and the database's clock.
     /// The worker that holds the set `name` now; nil when none does.
     public func claimHolder(of name: String) throws -> String? {
         try read { db in try db.scalar(String.self, "SELECT worker_id FROM set_claim WHERE set_name = ?", [name.sqlValue]) }
     }
 
+    /// Every registered worker and claim, and the database's clock.
     public func workers() throws -> WorkerList {
         try read { db in
             WorkerList(now: try db.scalar(Double.self, "SELECT \(db.dialect.now)") ?? 0,

@@ -34,9 +34,9 @@ public struct UploadedSet: Sendable, Encodable, Equatable {
     public static func look(_ name: String, config: PipelineConfig, catalogue: Catalogue,
                             isIngesting: (String) -> Bool) throws -> UploadedSet? {
         guard isUploadName(name) else { return nil }
-        // Asked first: a set the watch finishes between this and the looks below is reported as
-        // still ingesting, never as done before its folder is gone.
-        let ingesting = isIngesting(name)
+        // Asked before and after the looks below: a set the watch starts or finishes meanwhile is
+        // reported as still ingesting, never as done before its folder is gone.
+        let ingestingBefore = isIngesting(name)
         // A set none of whose photos was catalogued keeps its capture.json in the inbox (with the
         // reason it was not used); only photos still there make it waiting.
         let folder = (config.inbox as NSString).appendingPathComponent(name)
@@ -44,7 +44,7 @@ public struct UploadedSet: Sendable, Encodable, Equatable {
         let captures = try catalogue.captures(matching: CaptureFilter(setName: name)).map(\.id)
         let aside = setAside(name, in: config.quarantine)
         let state: State
-        if ingesting {
+        if ingestingBefore || isIngesting(name) {
             state = .ingesting
         } else if !captures.isEmpty {
             state = .ingested
