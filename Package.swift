@@ -39,8 +39,10 @@ let package = Package(
         // Turning, enlarging and smoothing barcode regions: thousands of small images per run, each
         // cheaper in one plain loop than as a libvips pipeline with its worker thread.
         .target(name: "CImageOps"),
-        // zxing-cpp (Debian's libzxing-dev, C++) behind a C interface: the second barcode decoder.
-        .target(name: "CZXingShim", linkerSettings: [.linkedLibrary("ZXing")]),
+        // zxing-cpp 3.1 (C++, built from source by scripts/setup as a static library, which
+        // ingest-zxing.pc names) behind a C interface: the second barcode decoder.
+        .systemLibrary(name: "CZXing", pkgConfig: "ingest-zxing"),
+        .target(name: "CZXingShim", dependencies: ["CZXing"]),
         // glibc's malloc tuning (mallopt), which Swift's Glibc module does not import.
         .target(name: "CMemory"),
         // Signal handlers that note a crash's signal in a file, written in C: a handler may call
@@ -125,7 +127,7 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Catalog", "Pipeline", "Vocabulary", "TestSupport"]),
     ] + webTargets,
     swiftLanguageModes: [.v6],
-    cxxLanguageStandard: .cxx17
+    cxxLanguageStandard: .cxx20
 )
 
 /// Whether `ingest serve` is built: not when `INGEST_WITHOUT_WEB` is set, which `scripts/sanitize`

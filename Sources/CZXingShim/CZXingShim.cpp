@@ -1,6 +1,5 @@
-// zxing-cpp (Debian's libzxing-dev) behind a C interface Swift can call: Swift cannot call C++
-// directly here, and no C++ exception may cross into Swift.
-#define ZX_USE_UTF8 1
+// zxing-cpp (3.1, built by scripts/setup) behind a C interface Swift can call: Swift cannot call
+// C++ directly here, and no C++ exception may cross into Swift.
 #include "CZXingShim.h"
 
 #include <ZXing/ReadBarcode.h>
@@ -8,19 +7,44 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 namespace {
 
-ZXing::DecodeHints hintsFor(int formats) {
-    ZXing::DecodeHints hints;
-    hints.setFormats(static_cast<ZXing::BarcodeFormat>(formats));
-    hints.setTryHarder(true);
-    hints.setTryRotate(false);
-    hints.setTryDownscale(false);
-    hints.setBinarizer(ZXing::Binarizer::LocalAverage);
-    hints.setEanAddOnSymbol(ZXing::EanAddOnSymbol::Ignore);
-    hints.setReturnErrors(false);
-    return hints;
+using ZXing::BarcodeFormat;
+
+/// Each INGEST_ZXING_ bit and the zxing-cpp format it stands for. A QR code reads as QRCodeModel2
+/// (or Model1, which ingest takes as QR too); Micro QR and rMQR are other symbologies, not asked for.
+const std::pair<int, BarcodeFormat> formatBits[] = {
+    {INGEST_ZXING_EAN8, BarcodeFormat::EAN8},     {INGEST_ZXING_EAN13, BarcodeFormat::EAN13},
+    {INGEST_ZXING_UPCA, BarcodeFormat::UPCA},     {INGEST_ZXING_UPCE, BarcodeFormat::UPCE},
+    {INGEST_ZXING_CODE93, BarcodeFormat::Code93}, {INGEST_ZXING_CODE128, BarcodeFormat::Code128},
+    {INGEST_ZXING_QR, BarcodeFormat::QRCodeModel2},
+};
+
+int bitOf(BarcodeFormat format) {
+    if (format == BarcodeFormat::QRCode || format == BarcodeFormat::QRCodeModel1) return INGEST_ZXING_QR;
+    for (const auto &[bit, known] : formatBits)
+        if (known == format) return bit;
+    return 0;
+}
+
+ZXing::ReaderOptions optionsFor(int formats) {
+    std::vector<BarcodeFormat> asked;
+    for (const auto &[bit, format] : formatBits)
+        if (formats & bit) asked.push_back(bit == INGEST_ZXING_QR ? BarcodeFormat::QRCode : format);
+    ZXing::ReaderOptions options;
+    options.setFormats(ZXing::BarcodeFormats(std::move(asked)));
+    options.setTryHarder(true);
+    options.setTryRotate(false);
+    options.setTryDownscale(false);
+    options.setTryInvert(false);
+    options.setBinarizer(ZXing::Binarizer::LocalAverage);
+    options.setEanAddOnSymbol(ZXing::EanAddOnSymbol::Ignore);
+    options.setReturnErrors(false);
+    options.setTextMode(ZXing::TextMode::Plain); // as 1.4 read: a GS1 QR code's text without HRI brackets
+    return options;
 }
 
 void boundingBox(const ZXing::Position &position, ingest_zxing_symbol *symbol) {
@@ -44,20 +68,26 @@ extern "C" int ingest_zxing_read(const uint8_t *pixels, int width, int height, i
     int count = 0;
     try {
         ZXing::ImageView image(pixels, width, height, ZXing::ImageFormat::Lum, stride);
-        for (const ZXing::Result &result : ZXing::ReadBarcodes(image, hintsFor(formats))) {
+        for (const ZXing::Barcode &barcode : ZXing::ReadBarcodes(image, optionsFor(formats))) {
             if (count == capacity) break;
-            if (!result.isValid()) continue;
-            std::string text = result.text();
+            int bit = bitOf(barcode.format());
+            if (!barcode.isValid() || bit == 0) continue;
+            // zxing-cpp 3 gives a UPC-E as the GTIN-13 it stands for; ingest checks and expands
+            // the 8 digits printed, as it does ZBar's read.
+            // Likewise a UPC-A read where EAN-13 was not asked for comes with its leading 0.
+            std::string text = bit == INGEST_ZXING_UPCE ? barcode.extra(ZXing::BarcodeExtra::UPCE) : barcode.text();
+            if (bit == INGEST_ZXING_UPCA && text.size() == 13 && text.front() == '0') text.erase(0, 1);
+            if (text.empty()) continue;
             char *copy = static_cast<char *>(std::malloc(text.size() + 1));
             if (copy == nullptr) break;
             std::memcpy(copy, text.data(), text.size());
             copy[text.size()] = '\0';
             ingest_zxing_symbol &symbol = out[count++];
-            symbol.format = static_cast<int>(result.format());
+            symbol.format = bit;
             symbol.text = copy;
             symbol.text_length = static_cast<int>(text.size());
-            symbol.line_count = result.lineCount();
-            boundingBox(result.position(), &symbol);
+            symbol.line_count = barcode.lineCount();
+            boundingBox(barcode.position(), &symbol);
         }
     } catch (...) {
         ingest_zxing_free(out, count);

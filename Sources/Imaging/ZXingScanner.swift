@@ -18,15 +18,14 @@ public struct ZXingScanner: Sendable {
     private static let capacity = 16
 
     /// The pixel rows that `lines` agreeing lines of a linear code stand for in an image `height`
-    /// rows high, as ZBar counts lines at density 1. zxing-cpp 1.4 (ODReader, with tryHarder and
-    /// several symbols) steps to every `spacing`-th row, every row up to 1023 rows high and every
-    /// height/512-th above; with rows 2 apart a row that reads has the rows just above and below
-    /// it read too, with rows 3 or more apart the two above and below as well, and every one of
-    /// them is counted. So its count grows and shrinks with the image's height around one code.
+    /// rows high, as ZBar counts lines at density 1. zxing-cpp (ODReader, with tryHarder and
+    /// several symbols) steps to every `spacing`-th row: every row up to 1023 rows high, every
+    /// height/512-th above. Where it first reads a code it also reads the row or two on either side
+    /// of that row (one with rows 2 apart, two with rows 3 or more apart), each counted a line.
     static func pixelRows(lines: Int, height: Int) -> Int {
         let spacing = max(1, height / 512)
-        let linesPerRow = 1 + 2 * min(2, spacing - 1)
-        return (lines * spacing + linesPerRow / 2) / linesPerRow
+        let checkRows = min(max(0, lines - 1), 2 * min(2, spacing - 1))
+        return (lines - checkRows) * spacing + checkRows
     }
 
     /// Every symbol zxing-cpp decodes in `image` as it is (not turned, not shrunk), with
@@ -55,16 +54,16 @@ public struct ZXingScanner: Sendable {
 }
 
 extension Symbology {
-    /// The ZXing::BarcodeFormat bit (ZXing/BarcodeFormat.h; the values are part of its C interface).
+    /// The bit of this symbology in CZXingShim's interface (INGEST_ZXING_…).
     var zxingFormat: Int32 {
         switch self {
-        case .code93: 1 << 3
-        case .code128: 1 << 4
-        case .ean8: 1 << 8
-        case .ean13: 1 << 9
-        case .qr: 1 << 13
-        case .upcA: 1 << 14
-        case .upcE: 1 << 15
+        case .ean8: INGEST_ZXING_EAN8
+        case .ean13: INGEST_ZXING_EAN13
+        case .upcA: INGEST_ZXING_UPCA
+        case .upcE: INGEST_ZXING_UPCE
+        case .code93: INGEST_ZXING_CODE93
+        case .code128: INGEST_ZXING_CODE128
+        case .qr: INGEST_ZXING_QR
         }
     }
 

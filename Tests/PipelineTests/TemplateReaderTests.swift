@@ -145,6 +145,11 @@ final class TemplateReaderTests: XCTestCase {
         modules += "01010"
         for place in 0..<6 { modules += setC[digits[7 + place]] }
         modules += "101"
+        return drawn(modules: modules, module: module, blur: blur, stretch: stretch)
+    }
+
+    /// Bars drawn from `modules` ("1" a dark module), as `drawn(_:module:blur:stretch:)` draws them.
+    static func drawn(modules: String, module: Double, blur: Double, stretch: Double = 1) -> GreyImage {
         let quiet = 10 * module, sigma = blur * module
         let place = { (u: Double) in quiet + module * (u <= 47.5 ? u : 47.5 + (u - 47.5) * stretch) }
         let bars = modules.enumerated().filter { $0.element == "1" }.map { (place(Double($0.offset)), place(Double($0.offset + 1))) }

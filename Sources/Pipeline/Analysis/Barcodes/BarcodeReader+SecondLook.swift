@@ -33,8 +33,12 @@ extension BarcodeReader {
             if copy.withZBar { scans.append(("ZBar", scanners.frame.scan(image))) }
             for (decoder, symbols) in scans {
                 let described = "\(decoder), copy \(copy.view)\(copy.view == "region" ? "" : " of the overview")"
-                let readings = trace.kept(trace.readings(of: symbols, "second look", described), "second look", described,
-                                          because: QuietZone.rule, whole)
+                let sound = trace.kept(trace.readings(of: symbols, "second look", described), "second look", described,
+                                       because: QuietZone.rule, whole)
+                // As across the overview and in regions: a read by so few lines is no evidence (two
+                // decoders each read a damaged UPC-A's one misread on one or two lines).
+                let readings = trace.kept(sound, "second look", described,
+                                          because: "read by fewer than \(rules.trustedLines) scan lines", isTrusted)
                 for reading in readings.conflicted() {
                     trace?.note("second look", described, reading, "unconfirmed", because: "another code was read across "
                         + "the same bars: evidence only if the template reader confirms it")
@@ -46,7 +50,7 @@ extension BarcodeReader {
             }
             // Two decoders, or two views, can repeat one misread of a blurred code; the template
             // reader, which models the blur, overrules them where it clearly fits another pattern.
-            for reading in evidence.accepted where try !evidence.isReadByBothDecoders(reading)
+            for reading in evidence.accepted where try !evidence.isReadByBothDecoders(reading, oneBy: rules.confirmedLines)
                 && templates.verdict(on: reading) == .contradicts {
                 trace?.note("second look", "template reader", reading, "dropped",
                             because: "read by one decoder only, and the template reader fits other patterns better")
@@ -195,6 +199,9 @@ extension BarcodeReader {
             // copy is not independent of one of the overview (both "×1").
             copies.append(PreparedCopy(view: "×1", withZBar: true,
                                        image: { pixels.padded(by: margin) }, place: { unpad($0, 1) }))
+            // And the frame as it is, by zxing-cpp: the white margin moves its binariser's blocks
+            // and finder search, and it lost dense QR codes it reads unpadded (the same view).
+            copies.append(PreparedCopy(view: "×1", withZBar: false, image: { pixels }, place: { $0 }))
             for scale in [2.0, 3.0, 1.5] where Double(area) * scale * scale <= 4 * Double(secondLookPixels) {
                 copies.append(PreparedCopy(view: "×\(scale)", withZBar: true, image: {
                     let padded = pixels.padded(by: margin)

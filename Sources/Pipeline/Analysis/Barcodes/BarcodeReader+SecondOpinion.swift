@@ -35,7 +35,7 @@ extension BarcodeReader {
     func stands(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) throws -> (Bool, String) {
         guard reading.symbology != .qr else { return (true, "a QR code corrects its own errors") }
         let area = Self.surroundings(of: reading.box, in: pixels)
-        let zxing = Self.zxingReads(area, in: pixels, scanners: scanners)
+        let zxing = zxingReads(area, in: pixels, scanners: scanners)
         if reading.quality >= rules.confirmedLines {
             let contradiction = zxing.first { $0.productKey != reading.productKey }
             return contradiction.map { (false, "zxing-cpp reads \($0.productKey) there") }
@@ -59,7 +59,7 @@ extension BarcodeReader {
         let area = PixelBox(x: reading.box.x - reach, y: reading.box.y - reach,
                             width: reading.box.width + 2 * reach, height: reading.box.height + 2 * reach)
             .clamped(width: pixels.width, height: pixels.height)
-        let zxing = Self.zxingReads(area, in: pixels, scanners: scanners)
+        let zxing = zxingReads(area, in: pixels, scanners: scanners)
         guard !zxing.isEmpty, zxing.allSatisfy({ $0.productKey == reading.productKey }) else { return false }
         trace?.note("overview", "zxing-cpp, around the read", reading, "kept",
                     because: "zxing-cpp reads the same code there, and no other: what lies beside it is not more bars")
@@ -81,13 +81,15 @@ extension BarcodeReader {
 
     /// The linear codes zxing-cpp reads in `area` of `pixels`: as it is, else enlarged (zxing-cpp
     /// reads small or blurred codes better at two or three pixels a module than at one).
-    /// `angle` turns the area's bars upright first, as for a candidate region (zxing-cpp 1.4 is
-    /// not asked to turn: see `CZXingShim`).
-    static func zxingReads(_ area: PixelBox, angle: Double = 0, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
+    /// `angle` turns the area's bars upright first, as for a candidate region (ingest turns and
+    /// scales itself: see `CZXingShim`). A read by fewer than `rules.trustedLines` lines is no
+    /// opinion: zxing-cpp and ZBar each read a damaged UPC-A's one misread on a line or two.
+    func zxingReads(_ area: PixelBox, angle: Double = 0, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
         guard area.width > 0, area.height > 0 else { return [] }
         for scale in [1.0, 2.5] {
             guard let copy = try? pixels.region(area, angle: angle, scale: scale, smoothRows: 1) else { continue }
-            let reads = scanners.zxing.scan(copy.padded(by: 16)).compactMap(GTIN.reading(from:)).filter { $0.symbology != .qr }
+            let reads = scanners.zxing.scan(copy.padded(by: 16)).compactMap(GTIN.reading(from:))
+                .filter { $0.symbology != .qr && isTrusted($0) }
             if !reads.isEmpty { return reads }
         }
         return []
@@ -100,7 +102,7 @@ extension BarcodeReader {
     func isOverruled(_ reading: BarcodeReading, candidate: BarcodeCandidate, in image: GreyImage,
                              scanners: Scanners, step: String, source: String) throws -> Bool {
         guard reading.symbology != .qr else { return false }
-        let zxing = Self.zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners)
+        let zxing = zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners)
         let verdict = try Self.secondOpinion(on: reading, zxing: zxing, templates: TemplateEvidence(pixels: image, candidates: [candidate], rules: rules))
         let overruled = switch verdict {
         case .contradicts: true

@@ -13,6 +13,8 @@
 struct Evidence {
     /// Per code: the decoders and views it was read by.
     private var sources: [String: Set<Source>] = [:]
+    /// Per code: the most lines any one read of it agreed on.
+    private var mostLines: [String: Int] = [:]
     private var first: [String: BarcodeReading] = [:]
     private var order: [String] = []
     /// Conflicted reads, and the decoders and views that made them.
@@ -40,6 +42,7 @@ struct Evidence {
             order.append(key)
         }
         sources[key, default: []].insert(source)
+        mostLines[key] = max(mostLines[key] ?? 0, reading.quality)
         if reading.quality > first[key]!.quality { first[key]!.quality = reading.quality }
     }
 
@@ -71,12 +74,14 @@ struct Evidence {
         rejected.insert(key(reading))
     }
 
-    /// True when ZBar and zxing-cpp both read `reading`'s code: the template reader, whose fit can
-    /// drift off the bars (a code photographed at an angle, whose module widths grow across it),
-    /// does not overrule two decoders that agree.
-    func isReadByBothDecoders(_ reading: BarcodeReading) -> Bool {
+    /// True when ZBar and zxing-cpp both read `reading`'s code, one of the reads by `lines` lines
+    /// or more: the template reader, whose fit can drift off the bars (a code photographed at an
+    /// angle, whose module widths grow across it), does not overrule two decoders that agree on a
+    /// clear read. Two weak reads can share a misread (a damaged UPC-A: ZBar on 16 lines, zxing-cpp
+    /// on 3), and then the template reader decides.
+    func isReadByBothDecoders(_ reading: BarcodeReading, oneBy lines: Int) -> Bool {
         let decoders = Set((sources[key(reading)] ?? []).map(\.decoder))
-        return decoders.contains("ZBar") && decoders.contains("zxing")
+        return decoders.contains("ZBar") && decoders.contains("zxing") && (mostLines[key(reading)] ?? 0) >= lines
     }
 
     var accepted: [BarcodeReading] {
