@@ -13,7 +13,7 @@ import XCTest
 /// photos beside zbarimg and zxing-cpp.
 final class RealPhotoBarcodeTests: XCTestCase {
     /// What the reader reads today (docs/recall.md); a change that reads less fails here.
-    static let floors = ["retail": 74, "code128-1": 6, "qrcode-2": 48]
+    static let floors = ["retail": 75, "code128-1": 6, "qrcode-2": 53]
 
     /// Every photo with a code, then every photo without, read once in that order by two workers:
     /// the reads the tests below check, made once for all of them.
