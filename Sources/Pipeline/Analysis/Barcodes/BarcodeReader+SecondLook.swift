@@ -53,7 +53,8 @@ extension BarcodeReader {
             for reading in evidence.accepted where try !evidence.isReadByBothDecoders(reading, oneBy: rules.confirmedLines)
                 && templates.verdict(on: reading) == .contradicts {
                 trace?.note("second look", "template reader", reading, "dropped",
-                            because: "read by one decoder only, and the template reader fits other patterns better")
+                            because: "not read by both decoders, one of them by \(rules.confirmedLines)+ lines, "
+                                + "and the template reader fits other patterns better")
                 evidence.reject(reading)
             }
             if !evidence.accepted.isEmpty { return evidence }

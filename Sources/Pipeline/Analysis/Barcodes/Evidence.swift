@@ -13,8 +13,6 @@
 struct Evidence {
     /// Per code: the decoders and views it was read by.
     private var sources: [String: Set<Source>] = [:]
-    /// Per code: the most lines any one read of it agreed on.
-    private var mostLines: [String: Int] = [:]
     private var first: [String: BarcodeReading] = [:]
     private var order: [String] = []
     /// Conflicted reads, and the decoders and views that made them.
@@ -42,7 +40,6 @@ struct Evidence {
             order.append(key)
         }
         sources[key, default: []].insert(source)
-        mostLines[key] = max(mostLines[key] ?? 0, reading.quality)
         if reading.quality > first[key]!.quality { first[key]!.quality = reading.quality }
     }
 
@@ -81,7 +78,7 @@ struct Evidence {
     /// on 3), and then the template reader decides.
     func isReadByBothDecoders(_ reading: BarcodeReading, oneBy lines: Int) -> Bool {
         let decoders = Set((sources[key(reading)] ?? []).map(\.decoder))
-        return decoders.contains("ZBar") && decoders.contains("zxing") && (mostLines[key(reading)] ?? 0) >= lines
+        return decoders.contains("ZBar") && decoders.contains("zxing") && (first[key(reading)]?.quality ?? 0) >= lines
     }
 
     var accepted: [BarcodeReading] {
