@@ -99,6 +99,18 @@ struct CommitJournal: Codable, Sendable {
             .filter(FileOperations.exists)
     }
 
+    /// Removes, from every worker's folder in `folder`, the temporary file of a journal for the set
+    /// `name` that was never named: its worker was killed while writing it, before it placed anything.
+    static func removeUnnamed(in folder: String, set name: String) throws {
+        let prefix = "." + fileName(forSet: name) + DurableFile.temporaryMarker
+        for worker in try workerFolders(in: folder) {
+            let path = (folder as NSString).appendingPathComponent(worker)
+            for entry in try entries(of: path) where entry.name.hasPrefix(prefix) {
+                try FileOperations.remove((path as NSString).appendingPathComponent(entry.name))
+            }
+        }
+    }
+
     /// The names of the workers' folders in `folder` (`.journal`).
     static func workerFolders(in folder: String) throws(FileOperationError) -> [String] {
         try entries(of: folder).filter { $0.isDirectory && !$0.isHidden && !$0.name.hasSuffix(".json") }.map(\.name)

@@ -40,6 +40,7 @@ extension SetCommitter {
     /// Finishes or undoes the journals other workers left for the set `name`, which this worker
     /// has just taken over from one of them.
     func recover(set name: String) throws {
+        try CommitJournal.removeUnnamed(in: layout.journal, set: name)
         for path in try CommitJournal.pending(in: layout.journal, set: name) {
             guard let read = try readUnlessGone(path) else { continue }
             guard let journal = read else {
