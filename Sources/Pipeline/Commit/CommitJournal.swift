@@ -102,13 +102,8 @@ struct CommitJournal: Codable, Sendable {
     /// Removes, from every worker's folder in `folder`, the temporary file of a journal for the set
     /// `name` that was never named: its worker was killed while writing it, before it placed anything.
     static func removeUnnamed(in folder: String, set name: String) throws {
-        let prefix = "." + fileName(forSet: name) + DurableFile.temporaryMarker
-        for worker in try workerFolders(in: folder) {
-            let path = (folder as NSString).appendingPathComponent(worker)
-            for entry in try entries(of: path) where entry.name.hasPrefix(prefix) {
-                try FileOperations.remove((path as NSString).appendingPathComponent(entry.name))
-            }
-        }
+        let workers = try workerFolders(in: folder).map { (folder as NSString).appendingPathComponent($0) }
+        try FileOperations.removeTemporaries(inFolders: Set(workers), of: fileName(forSet: name))
     }
 
     /// The names of the workers' folders in `folder` (`.journal`).

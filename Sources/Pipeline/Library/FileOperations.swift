@@ -129,11 +129,13 @@ enum FileOperations {
     }
 
     /// Removes the temporary files (`DurableFile.temporaryPath(for:)`) a killed process left in
-    /// `folders`. The pipeline never places a hidden name of its own (hidden inbox files are not
-    /// ingested), so such a file is always one of those.
-    static func removeTemporaries(inFolders folders: Set<String>) throws {
+    /// `folders`; with `name`, only those of a file of that name. The pipeline never places a
+    /// hidden name of its own (hidden inbox files are not ingested), so such a file is always one of those.
+    static func removeTemporaries(inFolders folders: Set<String>, of name: String? = nil) throws {
+        let marker = name.map { "." + $0 + DurableFile.temporaryMarker }
         for folder in folders {
-            for entry in (try? Directory.entries(of: folder)) ?? [] where entry.isHidden && entry.name.contains(DurableFile.temporaryMarker) {
+            for entry in (try? Directory.entries(of: folder)) ?? [] where entry.isHidden
+                && (marker.map(entry.name.hasPrefix) ?? entry.name.contains(DurableFile.temporaryMarker)) {
                 try remove((folder as NSString).appendingPathComponent(entry.name))
             }
         }
