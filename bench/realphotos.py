@@ -374,7 +374,13 @@ def fate(explanation, key):
     reference = explanation.get("zxingOnWholePhoto")
     if reference is None or any(key == plain(code) or key in gtin13_candidates(code) for code in reference):
         return "never read by any step", gave + "the linked zxing-cpp reads it on the whole photo at full resolution"
-    return "not readable by the linked decoders", gave + "zxing-cpp as linked reads nothing of it on the whole photo either"
+    return "not readable by the linked decoders", gave + ("zxing-cpp as linked reads nothing of it on the whole photo either "
+                                                          f"({LINKED_ZXING})")
+
+
+# What `ingest explain`'s reference read is: the references above turn the photo, shrink it, invert
+# it and read its luminance; this one does none of that.
+LINKED_ZXING = "ingest's zxing-cpp: rows only, not turned, shrunk or inverted, on the green band ingest reads"
 
 
 def version(package):
