@@ -27,6 +27,23 @@ final class BarcodeLocatorTests: XCTestCase {
         XCTAssertEqual(BarcodeLocator.joined([linear(100, 50, angle: 89), linear(150, 50, angle: -89)], gap: 16).count, 1)
     }
 
+    func testCandidates_codeBetweenLinesOfPrint_isFoundAsBarsTurnedUpright() throws {
+        // An EAN-13 at 2 px a module, 80 px tall, with rings (print whose strokes point every way)
+        // right above and below it: the strong cells make one region, two thirds of it not bars.
+        let code = TemplateReaderTests.drawn("5901234123457", module: 2, blur: 0.5)
+        let (top, codeHeight) = (110, 80)
+        let image = GreyImage(width: code.width, height: 300) { x, y in
+            if y >= top && y < top + codeHeight { return code.pixels[(y - top) % code.height * code.width + x] }
+            let (dx, dy) = (Double(x % 9) - 4, Double(y % 9) - 4)
+            return abs((dx * dx + dy * dy).squareRoot() - 3) < 0.9 ? 40 : 230
+        }
+        let bars = BarcodeLocator().candidates(in: image).filter(\.isLinear)
+        let centre = PixelBox(x: code.width / 2 - 5, y: top + codeHeight / 2 - 5, width: 10, height: 10)
+        let found = try XCTUnwrap(bars.first { $0.box.covers(centre) }, "\(BarcodeLocator().candidates(in: image))")
+        XCTAssertEqual(min(abs(found.angle), 180 - abs(found.angle)), 0, accuracy: 5, "bars upright as drawn")
+        XCTAssertLessThan(found.box.height, 200, "the bars, not the whole region with the print")
+    }
+
     func testCovers_sameRegionFoundAgain_butNotALargerOne() {
         let tried = PixelBox(x: 100, y: 100, width: 100, height: 100)
         XCTAssertTrue(tried.covers(PixelBox(x: 110, y: 105, width: 90, height: 90)))

@@ -28,6 +28,8 @@ struct BarcodeLocator {
     /// and modules of a code rise and fall in equal measure (measured: ≤ 0.04 and ≤ 0.22).
     var maximumRegionImbalance = 0.08
     var maximumMeanCellImbalance = 0.28
+    /// Two bar cells of one code turn their gradients the same way within this many degrees.
+    var barDirectionTolerance = 15.0
     /// At most this many regions per photo, the strongest first.
     var maximumCandidates = 4
 
@@ -49,39 +51,71 @@ struct BarcodeLocator {
         for start in marked.indices where marked[start] && !seen[start] {
             let region = Self.flood(from: start, marked: marked, seen: &seen, columns: columns, rows: rows)
             guard region.count >= minimumCells else { continue }
-            let columnsSpanned = Set(region.map { $0 % columns }).count
-            let rowsSpanned = Set(region.map { $0 / columns }).count
-            guard columnsSpanned >= 2, rowsSpanned >= 2 else { continue }
-            var whole = Tensor()
-            for index in region { whole.add(tensors[index]) }
-            let meanCellImbalance = region.reduce(0) { $0 + tensors[$1].imbalance } / Double(region.count)
-            guard whole.imbalance <= maximumRegionImbalance, meanCellImbalance <= maximumMeanCellImbalance else { continue }
-            // The bars decide the direction; the label's border and the digits under the bars do not,
-            // so only one-directional cells vote.
-            let linearCells = region.filter { tensors[$0].coherence >= linearCoherence }
-            var linearSum = Tensor()
-            for index in linearCells { linearSum.add(tensors[index]) }
-            // Bars share one direction across the whole region; the strokes of text are each
-            // one-directional too, but every which way.
-            let isLinear = linearCells.count * 5 >= region.count * 2 && linearSum.coherence >= regionCoherence
-            // A 2-D code is a compact, squarish patch (a diamond when turned 45°); a word of text is
-            // long. A small 1-D code the overview cannot resolve also looks 2-D, but is at most about
-            // twice as wide as tall.
-            let (spanX, spanY) = (Double(columnsSpanned), Double(rowsSpanned))
-            if !isLinear && (max(spanX, spanY) > 2.2 * min(spanX, spanY) || Double(region.count) < 0.45 * spanX * spanY) {
-                continue
-            }
-            var sum = Tensor()
-            for index in isLinear ? linearCells : region { sum.add(tensors[index]) }
-            // The dominant gradient direction θ (from +x towards +y, image y pointing down); libvips
-            // turning the region by −θ makes the gradient horizontal and the bars vertical.
-            let angle = isLinear ? -0.5 * atan2(2 * sum.xy, sum.xx - sum.yy) * 180 / .pi : 0
-            found.append(BarcodeCandidate(
-                box: Self.box(of: region, cell: cell, columns: columns, width: grid.width, height: grid.height),
-                angle: angle, isLinear: isLinear, strength: sum.energy(cell: cell) / Double(region.count)))
+            let candidate = self.candidate(region, in: grid)
+            if let candidate { found.append(candidate) }
+            if candidate?.isLinear != true { found += bars(within: region, in: grid) }
         }
         return Array((Self.joined(found, gap: 2 * cell) + found).sorted { $0.strength > $1.strength }
             .prefix(maximumCandidates))
+    }
+
+    /// The codes inside a region that is not one code's bars as a whole: a code printed beside text
+    /// or a picture joins them in one region of strong cells, whose strokes point every which way
+    /// (on ../shared/realphotos/off, a code beside an ingredient list). The region's one-directional
+    /// cells are joined again, only to neighbours whose gradients turn the same way; a group that is
+    /// a code's bars passes as one.
+    private func bars(within region: [Int], in grid: CellGrid) -> [BarcodeCandidate] {
+        let tensors = grid.tensors
+        var marked = [Bool](repeating: false, count: tensors.count)
+        for index in region where tensors[index].coherence >= linearCoherence { marked[index] = true }
+        let alike = { (a: Int, b: Int) -> Bool in
+            let turn = abs(tensors[a].direction - tensors[b].direction).truncatingRemainder(dividingBy: 180)
+            return min(turn, 180 - turn) <= barDirectionTolerance
+        }
+        var seen = [Bool](repeating: false, count: tensors.count)
+        var found: [BarcodeCandidate] = []
+        for start in region where marked[start] && !seen[start] {
+            let bars = Self.flood(from: start, marked: marked, seen: &seen, columns: grid.columns, rows: grid.rows, joins: alike)
+            guard bars.count >= minimumCells, bars.count < region.count,
+                  let candidate = candidate(bars, in: grid), candidate.isLinear else { continue }
+            found.append(candidate)
+        }
+        return found
+    }
+
+    /// The candidate a region of strong cells makes: a code's bars, a 2-D code, or nil (too thin,
+    /// lopsided, or long and sparse like a word of text).
+    private func candidate(_ region: [Int], in grid: CellGrid) -> BarcodeCandidate? {
+        let (cell, columns, tensors) = (grid.cell, grid.columns, grid.tensors)
+        let columnsSpanned = Set(region.map { $0 % columns }).count
+        let rowsSpanned = Set(region.map { $0 / columns }).count
+        guard columnsSpanned >= 2, rowsSpanned >= 2 else { return nil }
+        var whole = Tensor()
+        for index in region { whole.add(tensors[index]) }
+        let meanCellImbalance = region.reduce(0) { $0 + tensors[$1].imbalance } / Double(region.count)
+        guard whole.imbalance <= maximumRegionImbalance, meanCellImbalance <= maximumMeanCellImbalance else { return nil }
+        // The bars decide the direction; the label's border and the digits under the bars do not,
+        // so only one-directional cells vote.
+        let linearCells = region.filter { tensors[$0].coherence >= linearCoherence }
+        var linearSum = Tensor()
+        for index in linearCells { linearSum.add(tensors[index]) }
+        // Bars share one direction across the whole region; the strokes of text are each
+        // one-directional too, but every which way.
+        let isLinear = linearCells.count * 5 >= region.count * 2 && linearSum.coherence >= regionCoherence
+        // A 2-D code is a compact, squarish patch (a diamond when turned 45°); a word of text is
+        // long. A small 1-D code the overview cannot resolve also looks 2-D, but is at most about
+        // twice as wide as tall.
+        let (spanX, spanY) = (Double(columnsSpanned), Double(rowsSpanned))
+        if !isLinear && (max(spanX, spanY) > 2.2 * min(spanX, spanY) || Double(region.count) < 0.45 * spanX * spanY) {
+            return nil
+        }
+        var sum = Tensor()
+        for index in isLinear ? linearCells : region { sum.add(tensors[index]) }
+        // The dominant gradient direction θ (from +x towards +y, image y pointing down); libvips
+        // turning the region by −θ makes the gradient horizontal and the bars vertical.
+        let angle = isLinear ? -sum.direction : 0
+        return BarcodeCandidate(box: Self.box(of: region, cell: cell, columns: columns, width: grid.width, height: grid.height),
+                                angle: angle, isLinear: isLinear, strength: sum.energy(cell: cell) / Double(region.count))
     }
 
     /// Two linear regions with the same bar direction side by side are often one code whose cells
@@ -108,7 +142,9 @@ struct BarcodeLocator {
         return joined
     }
 
-    private static func flood(from start: Int, marked: [Bool], seen: inout [Bool], columns: Int, rows: Int) -> [Int] {
+    /// The marked cells 8-connected to `start` (through neighbours `joins` accepts).
+    private static func flood(from start: Int, marked: [Bool], seen: inout [Bool], columns: Int, rows: Int,
+                              joins: (Int, Int) -> Bool = { _, _ in true }) -> [Int] {
         var stack = [start], region: [Int] = []
         seen[start] = true
         while let index = stack.popLast() {
@@ -119,7 +155,7 @@ struct BarcodeLocator {
                     let c = column + dx, r = row + dy
                     guard c >= 0, c < columns, r >= 0, r < rows else { continue }
                     let next = r * columns + c
-                    if marked[next] && !seen[next] {
+                    if marked[next] && !seen[next] && joins(index, next) {
                         seen[next] = true
                         stack.append(next)
                     }

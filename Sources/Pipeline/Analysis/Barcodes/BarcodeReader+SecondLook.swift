@@ -168,7 +168,7 @@ extension BarcodeReader {
         var sum = Tensor()
         for tensor in grid.tensors where tensor.coherence >= 0.75 { sum.add(tensor) }
         guard sum.coherence >= 0.5 else { return targets }
-        return targets + [(frame, -0.5 * atan2(2 * sum.xy, sum.xx - sum.yy) * 180 / .pi)]
+        return targets + [(frame, -sum.direction)]
     }
 
     /// One prepared copy: how to make it (only when it is reached), and how its boxes map back to
@@ -224,10 +224,15 @@ extension BarcodeReader {
         // white are most of what the locator finds on fronts and labels.
         for candidate in candidates where (!candidate.box.covers(whole) || area > secondLookPixels)
             && pixels.lightness(of: candidate.box) <= BarcodeReader.maximumLightness {
-            let scale = min(3, max(1.5, 700 / Double(max(candidate.box.width, candidate.box.height))))
-            copies.append(PreparedCopy(view: "region", withZBar: false, image: {
-                try pixels.region(candidate.box, angle: candidate.isLinear ? candidate.angle : 0, scale: scale, smoothRows: 1)
-            }, place: { _ in candidate.box }))
+            // Enlarged as for the first read, then as it is: a curved or slanted code (a can's label)
+            // reads at one scale and not another, and zxing-cpp lost such codes enlarged that it
+            // reads at the overview's scale. One view: the same pixels, only resampled.
+            let enlarged = min(3, max(1.5, 700 / Double(max(candidate.box.width, candidate.box.height))))
+            for scale in [enlarged, 1] {
+                copies.append(PreparedCopy(view: "region", withZBar: false, image: {
+                    try pixels.region(candidate.box, angle: candidate.isLinear ? candidate.angle : 0, scale: scale, smoothRows: 1)
+                }, place: { _ in candidate.box }))
+            }
         }
         // Last, zxing-cpp across the whole overview of a large photo, once nothing else read: it
         // finds codes by its own binarisation and rows where the locator's regions miss them.

@@ -99,11 +99,13 @@ extension BarcodeReader {
     /// enlarged and smoothed: a blurred code gave ZBar a misread 28 lines agreed on): it contradicts
     /// the code, or, for a code the template reader cannot judge (it knows the EAN-13 and UPC-A
     /// layouts only) read by fewer than `rules.confirmedLines` lines, zxing-cpp does not confirm it.
-    func isOverruled(_ reading: BarcodeReading, candidate: BarcodeCandidate, in image: GreyImage,
-                             scanners: Scanners, step: String, source: String) throws -> Bool {
+    /// `bars`: linear regions inside a 2-D candidate, where the template reader can judge its reads.
+    func isOverruled(_ reading: BarcodeReading, candidate: BarcodeCandidate, bars: [BarcodeCandidate] = [],
+                     in image: GreyImage, scanners: Scanners, step: String, source: String) throws -> Bool {
         guard reading.symbology != .qr else { return false }
         let zxing = zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners)
-        let verdict = try Self.secondOpinion(on: reading, zxing: zxing, templates: TemplateEvidence(pixels: image, candidates: [candidate], rules: rules))
+        let templates = TemplateEvidence(pixels: image, candidates: [candidate] + bars, rules: rules)
+        let verdict = try Self.secondOpinion(on: reading, zxing: zxing, templates: templates)
         let overruled = switch verdict {
         case .contradicts: true
         case .confirms: false

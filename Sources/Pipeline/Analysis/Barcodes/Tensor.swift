@@ -1,3 +1,5 @@
+import Foundation
+
 /// A 2×2 structure tensor accumulated over pixels.
 struct Tensor {
     var xx = 0.0, yy = 0.0, xy = 0.0
@@ -22,6 +24,10 @@ struct Tensor {
 
     /// Mean squared gradient per pixel of one cell.
     func energy(cell: Int) -> Double { (xx + yy) / Double(cell * cell) }
+
+    /// The dominant gradient direction in degrees, from +x towards +y (image y pointing down),
+    /// −90 to 90: libvips turning by its negative makes the gradient horizontal, bars vertical.
+    var direction: Double { 0.5 * atan2(2 * xy, xx - yy) * 180 / .pi }
 
     /// 0 when gradients point every way, 1 when they all share one axis.
     var coherence: Double {
