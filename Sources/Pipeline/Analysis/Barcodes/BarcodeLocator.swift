@@ -47,13 +47,17 @@ struct BarcodeLocator {
         let (cell, columns, rows, tensors) = (grid.cell, grid.columns, grid.rows, grid.tensors)
         let marked = tensors.map { $0.energy(cell: cell) >= minimumEnergy && $0.imbalance <= maximumImbalance }
         var seen = [Bool](repeating: false, count: marked.count)
+        // The one-directional cells, flooded again inside regions that are not bars (`bars(within:)`);
+        // regions are apart, so one record of the cells seen serves them all.
+        let oneDirectional = marked.indices.map { marked[$0] && tensors[$0].coherence >= linearCoherence }
+        var barsSeen = [Bool](repeating: false, count: marked.count)
         var found: [BarcodeCandidate] = []
         for start in marked.indices where marked[start] && !seen[start] {
             let region = Self.flood(from: start, marked: marked, seen: &seen, columns: columns, rows: rows)
             guard region.count >= minimumCells else { continue }
             let candidate = self.candidate(region, in: grid)
             if let candidate { found.append(candidate) }
-            if candidate?.isLinear != true { found += bars(within: region, in: grid) }
+            if candidate?.isLinear != true { found += bars(within: region, in: grid, oneDirectional: oneDirectional, seen: &barsSeen) }
         }
         return Array((Self.joined(found, gap: 2 * cell) + found).sorted { $0.strength > $1.strength }
             .prefix(maximumCandidates))
@@ -63,19 +67,17 @@ struct BarcodeLocator {
     /// or a picture joins them in one region of strong cells, whose strokes point every which way
     /// (on ../shared/realphotos/off, a code beside an ingredient list). The region's one-directional
     /// cells are joined again, only to neighbours whose gradients turn the same way; a group that is
-    /// a code's bars passes as one.
-    private func bars(within region: [Int], in grid: CellGrid) -> [BarcodeCandidate] {
+    /// a code's bars passes as one. `oneDirectional`: the strong cells of the grid that are; a flood
+    /// from one of the region's stays inside it.
+    private func bars(within region: [Int], in grid: CellGrid, oneDirectional: [Bool], seen: inout [Bool]) -> [BarcodeCandidate] {
         let tensors = grid.tensors
-        var marked = [Bool](repeating: false, count: tensors.count)
-        for index in region where tensors[index].coherence >= linearCoherence { marked[index] = true }
         let alike = { (a: Int, b: Int) -> Bool in
             let turn = abs(tensors[a].direction - tensors[b].direction).truncatingRemainder(dividingBy: 180)
             return min(turn, 180 - turn) <= barDirectionTolerance
         }
-        var seen = [Bool](repeating: false, count: tensors.count)
         var found: [BarcodeCandidate] = []
-        for start in region where marked[start] && !seen[start] {
-            let bars = Self.flood(from: start, marked: marked, seen: &seen, columns: grid.columns, rows: grid.rows, joins: alike)
+        for start in region where oneDirectional[start] && !seen[start] {
+            let bars = Self.flood(from: start, marked: oneDirectional, seen: &seen, columns: grid.columns, rows: grid.rows, joins: alike)
             guard bars.count >= minimumCells, bars.count < region.count,
                   let candidate = candidate(bars, in: grid), candidate.isLinear else { continue }
             found.append(candidate)
