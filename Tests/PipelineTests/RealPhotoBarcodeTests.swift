@@ -92,6 +92,22 @@ final class RealPhotoBarcodeTests: XCTestCase {
         XCTAssertEqual(strict.unconfirmed.map(\.gtin13), ["3321271194050"])
     }
 
+    func testReadAll_codeReadOnlyInA2DRegionWhoseBarsReadNothing_isDropped() throws {
+        // A weighed-goods label, its EAN-13 at 1.6 px a module between lines of print: the locator
+        // finds the label as a 2-D region and the code's bars inside it. ZBar reads the 2-D region
+        // as 7688928041263 on 33 lines; the code is 2609928041263. zxing-cpp reads nothing there,
+        // the template reader cannot tell, and the bars read turned upright give nothing.
+        let trace = ReadTrace()
+        let reads = try Self.readAll(off: "2609928041263_1.jpg", rules: .fitted, trace: trace)
+        XCTAssertTrue(trace.events.contains { $0.code == "7688928041263" && $0.outcome == "read" },
+                      "the misread is made, so the test shows it is dropped")
+        XCTAssertEqual(reads.confirmed.filter { $0.gtin13 != "2609928041263" }, [])
+        XCTAssertEqual(reads.unconfirmed.filter { $0.gtin13 != "2609928041263" }, [])
+        XCTAssertTrue(trace.events.contains {
+            $0.code == "7688928041263" && $0.outcome == "dropped" && $0.because?.contains("the bars inside the region") == true
+        })
+    }
+
     /// One photo of `off/` (whole photos of groceries), read with `rules` as `ingest` reads it.
     static func readAll(off file: String, rules: AcceptanceRules, trace: ReadTrace?) throws -> PhotoBarcodes {
         let bytes = [UInt8](try Data(contentsOf: RealPhotos.folder.appendingPathComponent("off/\(file)")))

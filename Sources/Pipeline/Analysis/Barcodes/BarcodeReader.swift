@@ -148,6 +148,8 @@ final class BarcodeReader: Sendable {
             let left = boxes.map(\.x).min()!, top = boxes.map(\.y).min()!
             let right = boxes.map { $0.x + $0.width }.max()!, bottom = boxes.map { $0.y + $0.height }.max()!
             let (grey, origin) = try fullResolution(PixelBox(x: left, y: top, width: right - left, height: bottom - top))
+            trace?.note("full resolution", "the rectangle \(origin) around \(unread.count) small unread region(s)", nil, "decoded",
+                        because: "regions this small and dark may hold a code too fine for the overview")
             for (candidate, box) in zip(unread, boxes) {
                 var upright = candidate
                 upright.box = PixelBox(x: box.x - origin.x, y: box.y - origin.y, width: box.width, height: box.height)
@@ -183,8 +185,11 @@ final class BarcodeReader: Sendable {
     /// Reads one candidate region of `image`: a 1-D code turned upright, enlarged and smoothed along
     /// its bars, then (in the overview only, where the direction may be off) as it is; a 2-D code
     /// enlarged in the overview, taken as it is at full resolution (its modules are large enough there).
-    private func read(_ candidate: BarcodeCandidate, in image: GreyImage, scanners: Scanners,
-                      fullResolution: Bool = false, step: String, source: String) throws -> [BarcodeReading] {
+    /// Traced as `step` and `source`; without a step (a read that weighs another), not.
+    func read(_ candidate: BarcodeCandidate, in image: GreyImage, scanners: Scanners,
+              fullResolution: Bool = false, step: String?, source: String) throws -> [BarcodeReading] {
+        let trace = step == nil ? nil : trace
+        let step = step ?? ""
         let longEdge = Double(max(candidate.box.width, candidate.box.height))
         let scale = fullResolution ? (candidate.isLinear ? 2 : 1) : min(3, max(1.5, 700 / longEdge))
         var attempts = [RegionRead(scale: scale, rows: 1, scanner: scanners.frame)]
@@ -195,7 +200,7 @@ final class BarcodeReader: Sendable {
         let samples = RegionSamples(candidate, in: image)
         for attempt in attempts {
             let copy = "\(source), \(attempt)"
-            var readings = try scan(samples, attempt, step: step, source: copy)
+            var readings = try scan(samples, attempt, step: trace == nil ? nil : step, source: copy)
             // A weak read of an enlarged, smoothed region can be a misread that passes the check
             // digit; it counts only when a differently prepared copy of the region reads the same.
             readings = try trace.kept(readings, step, copy, because: "under \(rules.confirmedLines) scan lines, and no "
@@ -211,6 +216,7 @@ final class BarcodeReader: Sendable {
             }
             if !readings.isEmpty { return readings }
         }
+        trace?.note(step, source, nil, "nothing", because: "no copy of the region gave a code that counts")
         return []
     }
 
