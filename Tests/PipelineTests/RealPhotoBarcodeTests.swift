@@ -108,6 +108,19 @@ final class RealPhotoBarcodeTests: XCTestCase {
         })
     }
 
+    func testReadAll_smallCodeAmongPrintReadOnce_isConfirmedByTheTemplateReaderWhereItWasRead() throws {
+        // A chicken pack's weighed-goods label: its EAN-13 at 1.4 px a module lies among print, and
+        // the locator finds no region for it. zxing-cpp reads it across the overview on 10 lines
+        // (too few to count alone); the template reader, fitting the digits along those lines,
+        // finds the same patterns.
+        let trace = ReadTrace()
+        let reads = try Self.readAll(off: "2424503026448_1.jpg", rules: .fitted, trace: trace)
+        XCTAssertEqual(reads.confirmed.map(\.gtin13), ["2424503026448"])
+        XCTAssertTrue(trace.events.contains {
+            $0.source == "template reader" && $0.outcome == "confirmed" && $0.because?.hasSuffix("where it was read") == true
+        })
+    }
+
     /// One photo of `off/` (whole photos of groceries), read with `rules` as `ingest` reads it.
     static func readAll(off file: String, rules: AcceptanceRules, trace: ReadTrace?) throws -> PhotoBarcodes {
         let bytes = [UInt8](try Data(contentsOf: RealPhotos.folder.appendingPathComponent("off/\(file)")))

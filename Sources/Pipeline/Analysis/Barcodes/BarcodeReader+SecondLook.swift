@@ -60,10 +60,19 @@ extension BarcodeReader {
             if !evidence.accepted.isEmpty { return evidence }
         }
         // A code read once, or among others across the same bars, is confirmed when the template
-        // reader finds the same patterns.
-        for reading in evidence.unconfirmed + evidence.conflicted
-        where try templates.verdict(on: reading) == .confirms {
-            trace?.note("second look", "template reader", reading, "confirmed", because: "its digit patterns fit the bars")
+        // reader finds the same patterns: in the regions, else where the code was read (a small
+        // code among print, which no region holds alone).
+        for reading in evidence.unconfirmed + evidence.conflicted {
+            var own = TemplateEvidence(pixels: pixels, targets: [Self.place(of: reading, in: pixels)], rules: rules)
+            let place: String
+            if try templates.verdict(on: reading) == .confirms {
+                place = "the bars"
+            } else if try own.verdict(on: reading) == .confirms {
+                place = "the bars where it was read"
+            } else {
+                continue
+            }
+            trace?.note("second look", "template reader", reading, "confirmed", because: "its digit patterns fit " + place)
             evidence.confirmByTemplate(reading)
         }
         if !evidence.accepted.isEmpty { return evidence }
@@ -101,10 +110,22 @@ extension BarcodeReader {
         private var fitted: [(box: PixelBox, ways: [TemplateReader.Way])]?
         private var fittedByHalves: [(box: PixelBox, ways: [TemplateReader.Way])]?
 
+        /// Where it looks, when given rather than found among `candidates` (`templateTargets`).
+        private let targets: [(box: PixelBox, angle: Double)]?
+
         init(pixels: GreyImage, candidates: [BarcodeCandidate], rules: AcceptanceRules) {
             self.pixels = pixels
             self.candidates = candidates
             self.rules = rules
+            targets = nil
+        }
+
+        /// Evidence from the regions `targets` (boxes of `pixels`, each turned by its angle) only.
+        init(pixels: GreyImage, targets: [(box: PixelBox, angle: Double)], rules: AcceptanceRules) {
+            self.pixels = pixels
+            candidates = []
+            self.rules = rules
+            self.targets = targets
         }
 
         /// The regions fitted with the whole code placed as one on each line, or (`halves`) each
@@ -113,7 +134,8 @@ extension BarcodeReader {
             if let done = halves ? fittedByHalves : fitted { return done }
             let wholes = halves ? try regions() : nil
             let reader = TemplateReader()
-            let all = try BarcodeReader.templateTargets(in: pixels, candidates: candidates).enumerated().map { index, target in
+            let targets = targets ?? BarcodeReader.templateTargets(in: pixels, candidates: candidates).map { (box: $0.0, angle: $0.1) }
+            let all = try targets.enumerated().map { index, target in
                 guard wholes?[index].ways.isEmpty != true else { return (box: target.0, ways: [TemplateReader.Way]()) }
                 return (box: target.0, ways: reader.ways(try pixels.region(target.0, angle: target.1, scale: 1, smoothRows: 1), halves: halves))
             }
@@ -154,6 +176,20 @@ extension BarcodeReader {
     /// a code, not a line of text or a logo on white.
     static func isBars(_ candidate: BarcodeCandidate, in pixels: GreyImage) -> Bool {
         candidate.isLinear && pixels.lightness(of: candidate.box) <= BarcodeReader.maximumLightness
+    }
+
+    /// Where `reading` was read, as a region for the template reader (its bars turned upright): the
+    /// box its scan lines span, widened along them by the margin `surroundings` gives for the code's
+    /// ends, and across them to at least a quarter of the code's length (a read by a line or two
+    /// spans no height). A box longer than high was read by lines across it: its bars stand.
+    static func place(of reading: BarcodeReading, in pixels: GreyImage) -> (box: PixelBox, angle: Double) {
+        let box = reading.box, lying = box.width >= box.height
+        let length = lying ? box.width : box.height, across = max(lying ? box.height : box.width, length / 4)
+        let margin = length / 4 + 8
+        let place = lying
+            ? PixelBox(x: box.x - margin, y: box.y + box.height / 2 - across / 2, width: length + 2 * margin, height: across)
+            : PixelBox(x: box.x + box.width / 2 - across / 2, y: box.y - margin, width: across, height: length + 2 * margin)
+        return (place.clamped(width: pixels.width, height: pixels.height), lying ? 0 : 90)
     }
 
     /// Where the template reader looks: the linear regions about half ink, and a small photo's
