@@ -12,7 +12,8 @@ extension Ingest {
                 Reads each photo as ingest run does (the configuration's symbologies and limits), without a \
                 catalogue, and prints for each read a step made (overview, region, full resolution, second look) \
                 the decoder and the prepared copy it read, the code, its symbology and agreeing scan lines, what \
-                became of it and why; then the codes the photo gives. A run reads a set's photos together: a code \
+                became of it and why; each region tried that gave nothing (outcome "nothing"), and the rectangle \
+                decoded again at full resolution; then the codes the photo gives. A run reads a set's photos together: a code \
                 read once on one photo (unconfirmed) counts when another photo of the set reads it too. Last, for \
                 reference, what zxing-cpp alone reads on the whole photo at full resolution: a code there and not \
                 among the photo's was missed by the steps; none there, the decoder ingest links cannot read it. Exit \

@@ -19,7 +19,8 @@ public final class ReadTrace: Sendable {
         public var lines: Int?
         /// The add-on read beside the code, once it is.
         public var addon: String?
-        /// `read`, `kept`, `dropped`, `confirmed`, or `unconfirmed`.
+        /// `read`, `kept`, `dropped`, `confirmed`, or `unconfirmed`; without a code, `nothing` (a region
+        /// tried that gave no code that counts) or `decoded` (the rectangle decoded at full resolution).
         public var outcome: String
         /// The rule or evidence behind the outcome.
         public var because: String?
