@@ -123,6 +123,10 @@ final class BarcodeReader: Sendable {
             // Bars inside a 2-D region tried are tried again, turned upright (`BarcodeLocator.bars`).
             if pass.minimumEnergy < locator.minimumEnergy && !found.isEmpty { break }
             let candidates = grid.map(pass.candidates(in:)) ?? []
+            if candidates.isEmpty {
+                trace?.note("region", "the locator" + (pass.minimumEnergy < locator.minimumEnergy ? ", looking for faint print" : ""),
+                            nil, "nothing", because: "no region of the overview looks like a code (one too small there is not found)")
+            }
             for candidate in candidates
             where !tried.contains(where: { $0.box.covers(candidate.box) && ($0.isLinear || !candidate.isLinear) }) {
                 tried.append(candidate)
