@@ -84,8 +84,15 @@ static int ingest_vips_open(void) {
     return 0;
 }
 
-static void ingest_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+/* libvips passes some loaders' reasons on as warnings, not errors (libpng's "IHDR: CRC error"):
+ * the last one on this thread is the reason when the error buffer is empty. */
+static _Thread_local char ingest_last_warning[256];
+
+static void ingest_keep_warning(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    snprintf(ingest_last_warning, sizeof ingest_last_warning, "%s", message ? message : "");
 }
+
+void ingest_vips_warning_clear(void) { ingest_last_warning[0] = 0; }
 
 int ingest_vips_start(int concurrency) {
     if (ingest_vips_open())
@@ -99,8 +106,8 @@ int ingest_vips_start(int concurrency) {
     if (vips_init("ingest"))
         return -1;
     /* Decode problems reach the caller as errors with the file's path; libvips' own warnings
-     * about the same problem would only clutter standard error. */
-    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, ingest_ignore_log, NULL);
+     * about the same problem would only clutter standard error. The last is kept, for the reason. */
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, ingest_keep_warning, NULL);
     vips_block_untrusted_set(TRUE);
     vips_cache_set_max(0);
     if (concurrency > 0)
@@ -112,8 +119,9 @@ char *ingest_vips_error_copy(void) {
     if (ingest_start_error[0])
         return strdup(ingest_start_error);
     char *copy = vips_error_buffer_copy();
-    char *result = copy ? strdup(copy) : NULL;
+    char *result = copy && copy[0] ? strdup(copy) : ingest_last_warning[0] ? strdup(ingest_last_warning) : NULL;
     g_free(copy);
+    ingest_last_warning[0] = 0;
     return result;
 }
 

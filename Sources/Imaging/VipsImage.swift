@@ -105,6 +105,7 @@ final class VipsImage {
             return "cannot \(sourceShrink == nil ? "shrink" : "resample") \(width)×\(height) pixels to \(newWidth)×\(newHeight): out of memory"
         }
         defer { free(rows) }
+        ingest_vips_warning_clear()
         guard ingest_image_rows(pointer, take, UnsafeMutableRawPointer(rows)) == 0, finished(rows) != 0 else { return Vips.lastError() }
         return nil
     }
@@ -130,6 +131,7 @@ final class VipsImage {
 
     private static func make(_ what: String, _ call: (inout UnsafeMutablePointer<CVips.VipsImage>?) -> Int32) throws(ImageError) -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
+        ingest_vips_warning_clear()
         guard call(&out) == 0, let out else {
             throw ImageError.undecodable("\(what): \(Vips.lastError())")
         }

@@ -37,6 +37,11 @@ final class HostileInputTests: XCTestCase {
         try assertQuarantined("truncated.png", reason: "truncated or corrupt image")
     }
 
+    func testRun_pngWithABadHeaderChecksum_isQuarantinedWithLibpngsReason() throws {
+        // libvips passes libpng's reason on as a warning, not an error: once "unknown libvips error".
+        try assertQuarantined("bad-crc.png", reason: "truncated or corrupt image: cannot read the image: IHDR: CRC error")
+    }
+
     func testRun_textNamedJPG_isQuarantinedAsNotAnImage() throws {
         try assertQuarantined("text.jpg", reason: "not an image in a supported format")
     }
@@ -291,6 +296,9 @@ def chunk(kind, body):
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
 save("bomb.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 40000, 40000, 8, 0, 0, 0, 0))
      + chunk(b"IDAT", zlib.compress(b"\x00" * 40001, 9)) + chunk(b"IEND", b""))
+good = bytearray(buf.getvalue())
+good[29] ^= 0xFF  # the IHDR chunk's CRC, past the signature (8), length and type (8) and body (13)
+save("bad-crc.png", bytes(good))
 
 # JPEGs whose APP1 EXIF block lies: big-endian TIFF data built by hand, put right after SOI.
 def entry(tag, kind, count, value):

@@ -19,8 +19,11 @@
 int ingest_vips_start(int concurrency);
 
 /* The text of the last failure (libvips' error buffer, cleared by reading, or why libvips could
- * not be opened), or NULL; free it with free(). */
+ * not be opened; with the buffer empty, the last warning libvips gave on this thread), or NULL;
+ * free it with free(). */
 char *ingest_vips_error_copy(void);
+/* Forgets this thread's last libvips warning: called before each call whose failure it may explain. */
+void ingest_vips_warning_clear(void);
 
 /* Releases an image (g_object_unref) / a buffer libvips allocated (g_free). */
 void ingest_unref(void *object);
