@@ -122,6 +122,7 @@ final class VipsImage {
     func jpeg(quality: Int) throws(ImageError) -> [UInt8] {
         var data: UnsafeMutableRawPointer?
         var length = 0
+        ingest_vips_warning_clear()
         guard ingest_jpeg_save(pointer, Int32(quality), &data, &length) == 0, let data else {
             throw ImageError.undecodable("cannot encode the thumbnail: \(Vips.lastError())")
         }

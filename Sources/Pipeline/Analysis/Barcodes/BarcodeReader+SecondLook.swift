@@ -63,14 +63,13 @@ extension BarcodeReader {
         // reader finds the same patterns: in the regions, else where the code was read (a small
         // code among print, which no region holds alone).
         for reading in evidence.unconfirmed + evidence.conflicted {
-            var own = TemplateEvidence(pixels: pixels, targets: [Self.place(of: reading, in: pixels)], rules: rules)
             let place: String
             if try templates.verdict(on: reading) == .confirms {
                 place = "the bars"
-            } else if try own.verdict(on: reading) == .confirms {
-                place = "the bars where it was read"
             } else {
-                continue
+                var own = TemplateEvidence(pixels: pixels, targets: [Self.place(of: reading, in: pixels)], rules: rules)
+                guard try own.verdict(on: reading) == .confirms else { continue }
+                place = "the bars where it was read"
             }
             trace?.note("second look", "template reader", reading, "confirmed", because: "its digit patterns fit " + place)
             evidence.confirmByTemplate(reading)
@@ -179,13 +178,13 @@ extension BarcodeReader {
     }
 
     /// Where `reading` was read, as a region for the template reader (its bars turned upright): the
-    /// box its scan lines span, widened along them by the margin `surroundings` gives for the code's
+    /// box its scan lines span, widened along them by `endMargin` for the code's
     /// ends, and across them to at least a quarter of the code's length (a read by a line or two
     /// spans no height). A box longer than high was read by lines across it: its bars stand.
     static func place(of reading: BarcodeReading, in pixels: GreyImage) -> (box: PixelBox, angle: Double) {
         let box = reading.box, lying = box.width >= box.height
         let length = lying ? box.width : box.height, across = max(lying ? box.height : box.width, length / 4)
-        let margin = length / 4 + 8
+        let margin = endMargin(ofCodeLong: length)
         let place = lying
             ? PixelBox(x: box.x - margin, y: box.y + box.height / 2 - across / 2, width: length + 2 * margin, height: across)
             : PixelBox(x: box.x + box.width / 2 - across / 2, y: box.y - margin, width: across, height: length + 2 * margin)

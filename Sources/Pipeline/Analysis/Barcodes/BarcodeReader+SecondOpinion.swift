@@ -132,10 +132,14 @@ extension BarcodeReader {
         return overruled
     }
 
+    /// Room beyond either end of a read `length` pixels long along its scan lines, for the code's
+    /// ends and quiet zone: ZBar's box spans only where its lines finished decoding.
+    static func endMargin(ofCodeLong length: Int) -> Int { length / 4 + 8 }
+
     /// A read's box with room around it for the whole code and its quiet zone: ZBar's box spans the
     /// scan lines that read it, which may be a thin strip of the bars.
     static func surroundings(of box: PixelBox, in pixels: GreyImage) -> PixelBox {
-        let marginX = box.width / 4 + 8, marginY = max(box.height, box.width) / 2 + 8
+        let marginX = endMargin(ofCodeLong: box.width), marginY = max(box.height, box.width) / 2 + 8
         return PixelBox(x: box.x - marginX, y: box.y - marginY,
                         width: box.width + 2 * marginX, height: box.height + 2 * marginY)
             .clamped(width: pixels.width, height: pixels.height)

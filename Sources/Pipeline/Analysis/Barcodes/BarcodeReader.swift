@@ -191,9 +191,9 @@ final class BarcodeReader: Sendable {
     /// enlarged in the overview, taken as it is at full resolution (its modules are large enough there).
     /// Traced as `step` and `source`; without a step (a read that weighs another), not.
     func read(_ candidate: BarcodeCandidate, in image: GreyImage, scanners: Scanners,
-              fullResolution: Bool = false, step: String?, source: String) throws -> [BarcodeReading] {
-        let trace = step == nil ? nil : trace
-        let step = step ?? ""
+              fullResolution: Bool = false, step tracedStep: String?, source: String) throws -> [BarcodeReading] {
+        let trace = tracedStep == nil ? nil : trace
+        let step = tracedStep ?? ""
         let longEdge = Double(max(candidate.box.width, candidate.box.height))
         let scale = fullResolution ? (candidate.isLinear ? 2 : 1) : min(3, max(1.5, 700 / longEdge))
         var attempts = [RegionRead(scale: scale, rows: 1, scanner: scanners.frame)]
@@ -204,7 +204,7 @@ final class BarcodeReader: Sendable {
         let samples = RegionSamples(candidate, in: image)
         for attempt in attempts {
             let copy = "\(source), \(attempt)"
-            var readings = try scan(samples, attempt, step: trace == nil ? nil : step, source: copy)
+            var readings = try scan(samples, attempt, step: tracedStep, source: copy)
             // A weak read of an enlarged, smoothed region can be a misread that passes the check
             // digit; it counts only when a differently prepared copy of the region reads the same.
             readings = try trace.kept(readings, step, copy, because: "under \(rules.confirmedLines) scan lines, and no "
