@@ -121,6 +121,16 @@ final class RealPhotoBarcodeTests: XCTestCase {
         })
     }
 
+    func testReadAll_curvedCodeReadByManyLinesWithAHalfBox_isNotTakenForAPart() throws {
+        // A label curved round a pack: ZBar reads its EAN-13 on 23 lines, but its box spans only
+        // the upper half of the code (its lines finished decoding at the centre guard), so the
+        // bars of the lower half lie beside the box's end. zxing-cpp reads nothing there.
+        let trace = ReadTrace()
+        let reads = try Self.readAll(off: "3538280842593_2.jpg", rules: .fitted, trace: trace)
+        XCTAssertEqual(reads.confirmed.map(\.gtin13), ["3538280842593"])
+        XCTAssertFalse(trace.events.contains { $0.outcome == "dropped" })
+    }
+
     /// One photo of `off/` (whole photos of groceries), read with `rules` as `ingest` reads it.
     static func readAll(off file: String, rules: AcceptanceRules, trace: ReadTrace?) throws -> PhotoBarcodes {
         let bytes = [UInt8](try Data(contentsOf: RealPhotos.folder.appendingPathComponent("off/\(file)")))
