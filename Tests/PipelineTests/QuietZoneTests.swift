@@ -29,16 +29,6 @@ final class QuietZoneTests: XCTestCase {
         XCTAssertTrue(QuietZone.isPartial(reading(.upcE, fromModule: 0, modules: 51), in: code, rules: .fitted))
     }
 
-    func testIsPartial_readOfHalfTheCodeByConfirmedLines_isNotJudged() {
-        // ZBar's box of a code whose halves were decoded on different lines ends at the centre
-        // guard: the code's own right half lies beside it. Read by `confirmedLines` lines, such a
-        // read counts alone elsewhere too; by fewer, it is taken for a part.
-        var read = reading(.ean13, fromModule: 0, modules: 49)
-        XCTAssertTrue(QuietZone.isPartial(read, in: code, rules: .fitted))
-        read.quality = AcceptanceRules.fitted.confirmedLines
-        XCTAssertFalse(QuietZone.isPartial(read, in: code, rules: .fitted))
-    }
-
     func testIsPartial_codeCutByTheFrame_isNotJudged() {
         // Nothing to test beyond the image's edge: a photo cropped close to the code passes.
         let cropped = code.cropped(to: PixelBox(x: 60, y: 0, width: 95 * 3, height: 60))

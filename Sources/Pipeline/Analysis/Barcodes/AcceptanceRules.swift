@@ -12,8 +12,7 @@ public struct AcceptanceRules: Codable, Sendable, Equatable {
     /// passes a check digit is read by few lines; a real code by dozens.
     public var trustedLines: Int
     /// A linear code read by fewer lines than this needs a second, differently made read that
-    /// agrees (zxing-cpp, the template reader, or another copy of its region); only such reads
-    /// are judged by the quiet zone test (`QuietZone.isPartial`).
+    /// agrees (zxing-cpp, the template reader, or another copy of its region).
     public var confirmedLines: Int
     /// The quiet zone test (`QuietZone`) looks for dark bars from this many modules beside a
     /// retail code's end; nearer lies the blur of the outer bar's edge.
