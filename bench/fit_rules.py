@@ -57,6 +57,7 @@ GRID = {
     "quietZoneLines": [2, 3],
     "quietZoneCrossings": [0, 2],
     "contradictingShortfall": [0.15, 0.25],
+    "quietZoneExemptLines": [None, 20],
 }
 WRONG_COST = 20
 
@@ -279,6 +280,10 @@ def render(args, grid, chosen, rows, photos, reads, either):
     return "\n".join(lines) + "\n"
 
 
+def swift(value):
+    return "nil" if value is None else str(value)
+
+
 def write_fitted(rules):
     with open(FITTED, "w") as f:
         f.write("// Written by bench/fit_rules.py; do not edit by hand, run it again.\n\n"
@@ -288,7 +293,8 @@ def write_fitted(rules):
                 f"confirmedLines: {rules['confirmedLines']}, quietZoneNearest: {rules['quietZoneNearest']:.1f}, "
                 f"quietZoneLines: {rules['quietZoneLines']},\n"
                 f"                                               quietZoneCrossings: {rules['quietZoneCrossings']}, "
-                f"contradictingShortfall: {rules['contradictingShortfall']})\n"
+                f"quietZoneExemptLines: {swift(rules['quietZoneExemptLines'])},\n"
+                f"                                               contradictingShortfall: {rules['contradictingShortfall']})\n"
                 "}\n")
 
 

@@ -7,17 +7,17 @@ import XCTest
 /// value is one of the values the script's grid tried, and the file holding them is the script's.
 final class AcceptanceRulesTests: XCTestCase {
     /// GRID of bench/fit_rules.py: threshold name → the values it tries.
-    private func grid() throws -> [String: [Double]] {
+    private func grid() throws -> [String: [Double?]] {
         let script = try String(contentsOf: IngestHarness.packageRoot.appendingPathComponent("bench/fit_rules.py"), encoding: .utf8)
         let block = try XCTUnwrap(script.range(of: "GRID = {").flatMap { start in
             script[start.upperBound...].range(of: "}").map { script[start.upperBound..<$0.lowerBound] }
         })
-        var grid: [String: [Double]] = [:]
+        var grid: [String: [Double?]] = [:]
         for line in block.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { continue }
             let name = parts[0].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            grid[name] = parts[1].split(whereSeparator: { "[], ".contains($0) }).compactMap { Double($0) }
+            grid[name] = parts[1].split(whereSeparator: { "[], ".contains($0) }).compactMap { $0 == "None" ? .some(nil) : Double($0) }
         }
         return grid
     }
@@ -25,14 +25,17 @@ final class AcceptanceRulesTests: XCTestCase {
     func testFitted_everyThreshold_isAValueTheFitTried() throws {
         let grid = try grid()
         let fitted = AcceptanceRules.fitted
-        let values: [String: Double] = [
+        let values: [String: Double?] = [
             "trustedLines": Double(fitted.trustedLines), "confirmedLines": Double(fitted.confirmedLines),
             "quietZoneNearest": fitted.quietZoneNearest, "quietZoneLines": Double(fitted.quietZoneLines),
             "quietZoneCrossings": Double(fitted.quietZoneCrossings), "contradictingShortfall": Double(fitted.contradictingShortfall),
+            "quietZoneExemptLines": fitted.quietZoneExemptLines.map(Double.init),
         ]
         XCTAssertEqual(Set(grid.keys), Set(values.keys), "the grid and AcceptanceRules name the same thresholds")
         for (name, value) in values {
-            XCTAssertTrue(grid[name, default: []].contains { abs($0 - value) < 1e-6 }, "\(name) \(value) is not on the grid \(grid[name] ?? [])")
+            let tried = grid[name, default: []]
+            XCTAssertTrue(tried.contains { $0 == value || ($0 != nil && value != nil && abs($0! - value!) < 1e-6) },
+                          "\(name) \(String(describing: value)) is not on the grid \(tried)")
         }
     }
 
@@ -43,9 +46,11 @@ final class AcceptanceRulesTests: XCTestCase {
 
     func testRules_roundTripThroughJSON_asTheFittingScriptWritesThem() throws {
         let json = #"{"trustedLines": 3, "confirmedLines": 12, "quietZoneNearest": 3.0, "quietZoneLines": 3, "#
-            + #""quietZoneCrossings": 2, "contradictingShortfall": 0.25}"#
+            + #""quietZoneCrossings": 2, "contradictingShortfall": 0.25, "quietZoneExemptLines": null}"#
         let rules = try JSONDecoder().decode(AcceptanceRules.self, from: Data(json.utf8))
         XCTAssertEqual(rules, AcceptanceRules(trustedLines: 3, confirmedLines: 12, quietZoneNearest: 3, quietZoneLines: 3,
-                                              quietZoneCrossings: 2, contradictingShortfall: 0.25))
+                                              quietZoneCrossings: 2, quietZoneExemptLines: nil, contradictingShortfall: 0.25))
+        let exempting = json.replacingOccurrences(of: "null", with: "20")
+        XCTAssertEqual(try JSONDecoder().decode(AcceptanceRules.self, from: Data(exempting.utf8)).quietZoneExemptLines, 20)
     }
 }

@@ -29,6 +29,21 @@ final class QuietZoneTests: XCTestCase {
         XCTAssertTrue(QuietZone.isPartial(reading(.upcE, fromModule: 0, modules: 51), in: code, rules: .fitted))
     }
 
+    func testIsPartial_readOfHalfTheCodeByExemptLines_isNotJudged() {
+        // ZBar's box of a code whose halves were decoded on different lines ends at the centre
+        // guard: the code's own right half lies beside it. Read by `quietZoneExemptLines` lines,
+        // such a read is not judged; by fewer, or with no exemption, it is taken for a part.
+        var rules = AcceptanceRules.fitted
+        rules.quietZoneExemptLines = 20
+        var read = reading(.ean13, fromModule: 0, modules: 49)
+        read.quality = 19
+        XCTAssertTrue(QuietZone.isPartial(read, in: code, rules: rules))
+        read.quality = 20
+        XCTAssertFalse(QuietZone.isPartial(read, in: code, rules: rules))
+        rules.quietZoneExemptLines = nil
+        XCTAssertTrue(QuietZone.isPartial(read, in: code, rules: rules))
+    }
+
     func testIsPartial_codeCutByTheFrame_isNotJudged() {
         // Nothing to test beyond the image's edge: a photo cropped close to the code passes.
         let cropped = code.cropped(to: PixelBox(x: 60, y: 0, width: 95 * 3, height: 60))

@@ -24,17 +24,21 @@ public struct AcceptanceRules: Codable, Sendable, Equatable {
     /// there to be bars: 0 takes any dark (a blurred code's merged bars), 2 and more only bars and
     /// spaces (not the dark field a label is printed on, nor a finger).
     public var quietZoneCrossings: Int
+    /// A retail code read by this many scan lines or more is not judged by the quiet zone test:
+    /// ZBar's box of it may span only half the code (`QuietZone.isPartial`). nil judges every read.
+    public var quietZoneExemptLines: Int?
     /// A place's digit pattern this much worse than the best, per line, is not what is printed
     /// there: the template reader contradicts a code that falls this short (`TemplateReader.verdict`).
     public var contradictingShortfall: Float
 
     public init(trustedLines: Int, confirmedLines: Int, quietZoneNearest: Double, quietZoneLines: Int,
-                quietZoneCrossings: Int, contradictingShortfall: Float) {
+                quietZoneCrossings: Int, quietZoneExemptLines: Int?, contradictingShortfall: Float) {
         self.trustedLines = trustedLines
         self.confirmedLines = confirmedLines
         self.quietZoneNearest = quietZoneNearest
         self.quietZoneLines = quietZoneLines
         self.quietZoneCrossings = quietZoneCrossings
+        self.quietZoneExemptLines = quietZoneExemptLines
         self.contradictingShortfall = contradictingShortfall
     }
 }

@@ -34,7 +34,7 @@ extension BarcodeReader {
             for (decoder, symbols) in scans {
                 let described = "\(decoder), copy \(copy.view)\(copy.view == "region" ? "" : " of the overview")"
                 let sound = trace.kept(trace.readings(of: symbols, "second look", described), "second look", described,
-                                       because: QuietZone.rule, whole)
+                                       because: QuietZone.rule(rules), whole)
                 // As across the overview and in regions: a read by so few lines is no evidence (two
                 // decoders each read a damaged UPC-A's one misread on one or two lines).
                 let readings = trace.kept(sound, "second look", described,

@@ -70,7 +70,7 @@ final class BarcodeReader: Sendable {
             : ", every \(scanners.overviewDensity)th line, each counted as \(scanners.overviewDensity / scanners.frameDensity)"
         let source = "ZBar, the overview (1/\(shrink), \(pixels.width)×\(pixels.height)\(spacing))"
         let read = trace.readings(of: scanners.scanOverview(pixels), "overview", source)
-        let whole = trace.withoutConflicts(trace.kept(read, "overview", source, because: QuietZone.rule
+        let whole = trace.withoutConflicts(trace.kept(read, "overview", source, because: QuietZone.rule(rules)
             + ", and zxing-cpp does not read the same code there") {
             !QuietZone.isPartial($0, in: pixels, rules: rules) || isWholeByZXing($0, in: pixels, scanners: scanners)
         }, "overview", source)
