@@ -7,7 +7,7 @@
 
 The reader decides whether a read counts by a chain of rules (`AcceptanceRules`: the scan lines
 that make a read trusted, the lines under which a read needs a second one, the quiet zone test's
-reach and lines, the template reader's contradiction). This script fits their thresholds instead
+reach, lines and the reads it spares, the template reader's contradiction). This script fits their thresholds instead
 of anyone choosing them:
 
 1. The development photos, in groups: each group of ../shared/realphotos (barcodes/ and off/), its
