@@ -101,6 +101,29 @@ final class CommitRaceTests: XCTestCase {
             .appendingPathComponent(CommitJournal.fileName(forSet: "shelf"))), "and its journal gone")
     }
 
+    /// A worker whose claim lapsed while it read the set, and the worker that took the set over
+    /// moved a photo away (committing it) under the read: the set waits for no later run of this
+    /// worker's, it is handed over, not failed (a run would exit 1 for a set no one has to look at).
+    func testCommit_photoGoneWhileReadBecauseTheSetWasTakenOver_handsTheSetOverAndFailsNothing() throws {
+        let (bench, shelf, _, lapse) = try claimedAndPlanned()
+        let before = bench.state
+        let (_, results) = try bench.analyse()
+        let changed = results.map { outcome -> PhotoOutcome in
+            guard case .analysed(let photo) = outcome, photo.file.name == "IMG_0002.jpg" else { return outcome }
+            unlink(photo.thumbnail.path)  // a read that saw the change stages no thumbnail
+            return .rejected(photo.file, .changedWhileReading)
+        }
+        try lapse("UPDATE set_claim SET worker_id = 'other' WHERE set_name = 'shelf'")
+
+        let report = try bench.commit(shelf, changed)
+        XCTAssertEqual(report.failed, [])
+        XCTAssertEqual(report.handedOver.map(\.path).sorted(), shelf.files.map { "shelf/\($0.relativePath)" }.sorted())
+        XCTAssertEqual(report.outcome, .handedOver)
+        XCTAssertEqual(try bench.catalogue.counts().photos, 0)
+        XCTAssertEqual(bench.state.filter { $0.contains(".staging/") && !before.contains($0) }, [],
+                       "its staged thumbnails are removed")
+    }
+
     func testCommit_photoCataloguedByAnotherSetMeanwhile_isPlannedAgainAsADuplicate_onSQLite() throws {
         try assertSecondCommitSetsTheSharedPhotoAside(catalog: nil, "SQLite")
     }

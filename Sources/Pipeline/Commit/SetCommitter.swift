@@ -109,9 +109,15 @@ final class SetCommitter: Sendable {
     /// The report of a set another worker took over before this one committed it: its files stay
     /// in the inbox for that worker (`SetReport.handedOver`).
     private func handedOver(_ plan: CommitPlan, contextProblem: FileReport?) -> SetReport {
+        handedOver(plan.set, thumbnails: plan.journal.entries.map(\.staged), contextProblem: contextProblem)
+    }
+
+    /// The report of `set`, which another worker took over: its staged `thumbnails` are removed,
+    /// its files left in the inbox for that worker.
+    func handedOver(_ set: PhotoSet, thumbnails: [String], contextProblem: FileReport? = nil) -> SetReport {
         logger.warning("set handed over: another worker took it over when this one's claim lapsed",
-                       metadata: ["set": "\(plan.set.name)"])
-        return keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "another worker took the set over",
+                       metadata: ["set": "\(set.name)"])
+        return keepInInbox(set, thumbnails: thumbnails, reason: "another worker took the set over",
                            contextProblem: contextProblem, handedOver: true)
     }
 

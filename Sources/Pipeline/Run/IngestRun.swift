@@ -180,6 +180,9 @@ public final class IngestRun: Sendable {
     /// what must stop the run.
     func commit(_ set: PhotoSet, _ outcomes: [PhotoOutcome], runId: Int64?, committer: SetCommitter) throws -> SetReport {
         if let reason = try CommitPlanner.reasonToWait(outcomes) {
+            // A file that changed or went while it was read may be the doing of a worker that took
+            // the set over meanwhile (and committed it): then the set is that worker's, not a failure.
+            if committer.worker.hasLost(set.name) { return committer.handedOver(set, thumbnails: outcomes.stagedThumbnails) }
             logger.warning("set not committed, it stays in the inbox", metadata: ["set": "\(set.name)", "reason": "\(reason)"])
             return committer.keepInInbox(set, thumbnails: outcomes.stagedThumbnails, reason: reason)
         }
