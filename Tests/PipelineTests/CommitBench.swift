@@ -102,6 +102,16 @@ final class CommitBench {
         return problems.withLock { $0 }
     }
 
+    /// `results` as a read that saw the file `name` change while it read it gives them: that file
+    /// rejected as changed, and no thumbnail staged for it.
+    static func changedWhileRead(_ results: [PhotoOutcome], _ name: String) -> [PhotoOutcome] {
+        results.map { outcome in
+            guard case .analysed(let photo) = outcome, photo.file.name == name else { return outcome }
+            unlink(photo.thumbnail.path)
+            return .rejected(photo.file, .changedWhileReading)
+        }
+    }
+
     /// The absolute path of `relative` below the work folder.
     func path(_ relative: String) -> String {
         (((config.inbox as NSString).deletingLastPathComponent) as NSString).appendingPathComponent(relative)

@@ -270,11 +270,7 @@ final class CommitProtocolTests: XCTestCase {
         let bench = try CommitBench(for: self)
         let before = bench.state
         let (set, results) = try bench.analyse()
-        let changed = results.map { outcome -> PhotoOutcome in
-            guard case .analysed(let photo) = outcome, photo.file.name == "IMG_0002.jpg" else { return outcome }
-            unlink(photo.thumbnail.path)  // a read that saw the change stages no thumbnail
-            return .rejected(photo.file, .changedWhileReading)
-        }
+        let changed = CommitBench.changedWhileRead(results, "IMG_0002.jpg")
 
         let report = try bench.commit(set, changed)
         XCTAssertEqual(report.failed.count, 5)

@@ -108,11 +108,7 @@ final class CommitRaceTests: XCTestCase {
         let (bench, shelf, _, lapse) = try claimedAndPlanned()
         let before = bench.state
         let (_, results) = try bench.analyse()
-        let changed = results.map { outcome -> PhotoOutcome in
-            guard case .analysed(let photo) = outcome, photo.file.name == "IMG_0002.jpg" else { return outcome }
-            unlink(photo.thumbnail.path)  // a read that saw the change stages no thumbnail
-            return .rejected(photo.file, .changedWhileReading)
-        }
+        let changed = CommitBench.changedWhileRead(results, "IMG_0002.jpg")
         try lapse("UPDATE set_claim SET worker_id = 'other' WHERE set_name = 'shelf'")
 
         let report = try bench.commit(shelf, changed)
