@@ -36,15 +36,17 @@ enum QuietZone {
     /// or a finger). A read whose ends lie outside the image passes: a photo cropped at the code's
     /// edge has no quiet zone to test.
     ///
-    /// So does a read by `rules.quietZoneExemptLines` lines or more, when the fit sets that. The test measures from ZBar's box, and ZBar's
-    /// box of an EAN or UPC spans only where its lines finished decoding: where a line decoded one
-    /// half and an earlier line the other, that is the centre guard, and the code's own other half
-    /// lies beside the box. On the development photos the test dropped right reads by 23 to 232
-    /// lines so (a curved real label, generated crops); the parts of larger codes it exists for
-    /// were each read by at most 11. (Tied to `confirmedLines`, the exemption made that
-    /// threshold's looser value pay: the fit without upca-4 took it, and misread two of its photos.)
+    /// So does a read by `rules.quietZoneExemptLines` lines or more, when the fit sets that. The
+    /// test measures from ZBar's box, and ZBar's box of an EAN or UPC spans only where its lines
+    /// finished decoding: where a line decoded one half and an earlier line the other, that is the
+    /// centre guard, and the code's own other half lies beside the box. On the development photos
+    /// the test dropped right reads by 23 to 232 lines so (a curved real label, generated crops);
+    /// the parts of larger codes it exists for were each read by at most 11. (Tied to
+    /// `confirmedLines`, the exemption made that threshold's looser value pay: the fit without
+    /// upca-4 took it, and misread two of its photos.)
     static func isPartial(_ reading: BarcodeReading, in image: GreyImage, rules: AcceptanceRules) -> Bool {
-        guard reading.quality < rules.quietZoneExemptLines ?? .max, let modules = modules(of: reading.symbology) else { return false }
+        guard reading.quality < rules.quietZoneExemptLines ?? .max,
+              let modules = modules(of: reading.symbology) else { return false }
         let box = reading.box
         let horizontal = box.width >= box.height
         let length = horizontal ? box.width : box.height
