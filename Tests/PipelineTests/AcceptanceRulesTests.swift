@@ -17,7 +17,10 @@ final class AcceptanceRulesTests: XCTestCase {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { continue }
             let name = parts[0].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            grid[name] = parts[1].split(whereSeparator: { "[], ".contains($0) }).compactMap { $0 == "None" ? .some(nil) : Double($0) }
+            // Python's None is a value of its own (nil); a token that is neither it nor a number is dropped.
+            grid[name] = parts[1].split(whereSeparator: { "[], ".contains($0) }).compactMap { token -> Double?? in
+                token == "None" ? .some(nil) : Double(token).map { .some($0) }
+            }
         }
         return grid
     }
