@@ -7,8 +7,8 @@
 
 The reader decides whether a read counts by a chain of rules (`AcceptanceRules`: the scan lines
 that make a read trusted, the lines under which a read needs a second one, the quiet zone test's
-reach, lines and the reads it spares, the template reader's contradiction). This script fits their thresholds instead
-of anyone choosing them:
+reach, lines and the reads it spares, the template reader's contradiction). This script fits
+their thresholds instead of anyone choosing them:
 
 1. The development photos, in groups: each group of ../shared/realphotos (barcodes/ and off/), its
    photos without a code, generated crops of codes (bench/crops.py, seed 1; codes ingest must not
