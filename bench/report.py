@@ -41,12 +41,20 @@ def bounds(lines, heading):
     return start, None
 
 
+def read_lines(path):
+    """The lines of the file `path`, split at line feeds only: a carriage return or another of the
+    characters str.splitlines breaks at stays inside its line (docs/recall.md quotes QR codes'
+    texts, which hold them)."""
+    with open(path, newline="", encoding="utf-8") as f:
+        text = f.read()
+    return text[:-1].split("\n") if text.endswith("\n") else text.split("\n") if text else []
+
+
 def read_section(path, heading):
     """The lines of the section under `heading` in the Markdown file `path`, the heading first;
     None when the file or the heading is missing."""
     try:
-        with open(path) as f:
-            lines = f.read().splitlines()
+        lines = read_lines(path)
     except FileNotFoundError:
         return None
     start, end = bounds(lines, heading)
@@ -57,9 +65,8 @@ def replace_section(path, heading, text):
     """Replaces the section under the line `heading` (e.g. "## Speed (bench/bench.py)") in the
     Markdown file `path` with `text` (the section's body, without the heading), or appends the
     heading and text at the end."""
-    with open(path) as f:
-        lines = f.read().splitlines()
-    section = [heading, ""] + text.strip("\n").splitlines()
+    lines = read_lines(path)
+    section = [heading, ""] + text.strip("\n").split("\n")
     start, end = bounds(lines, heading)
     if start is None:
         while lines and not lines[-1].strip():
@@ -68,7 +75,7 @@ def replace_section(path, heading, text):
     else:
         rest = lines[end:] if end is not None else []
         lines = lines[:start] + section + ([""] + rest if rest else [])
-    with open(path, "w") as f:
+    with open(path, "w", newline="", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
 
 
