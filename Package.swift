@@ -113,7 +113,8 @@ let package = Package(
         // tests of the built `ingest` binary.
         .target(
             name: "TestSupport",
-            dependencies: ["Catalog", "Imaging", "Vocabulary", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Catalog", "Imaging", "Vocabulary", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "SystemPackage", package: "swift-system")],
             path: "Tests/TestSupport"
         ),
         .testTarget(

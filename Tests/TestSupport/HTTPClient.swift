@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 
 /// A minimal HTTP/1.1 client over a plain socket, for the tests of `ingest serve`: it sends exactly
 /// the request line and headers it is given — a path with `..` in it, any `Host`, no cookie jar,
@@ -61,7 +62,7 @@ public struct HTTPClient {
 
     private func exchange(_ request: Data, timeout: Double) throws -> Data {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw HTTPClientError(reason: "socket: \(String(cString: strerror(errno)))") }
+        guard socket >= 0 else { throw HTTPClientError(reason: "socket: \(Errno(rawValue: errno))") }
         defer { close(socket) }
         var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
@@ -72,12 +73,12 @@ public struct HTTPClient {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw HTTPClientError(reason: "connect to \(host):\(port): \(String(cString: strerror(errno)))") }
+        guard connected == 0 else { throw HTTPClientError(reason: "connect to \(host):\(port): \(Errno(rawValue: errno))") }
         try request.withUnsafeBytes { buffer in
             var sent = 0
             while sent < buffer.count {
                 let count = Glibc.send(socket, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL))
-                guard count > 0 else { throw HTTPClientError(reason: "send: \(String(cString: strerror(errno)))") }
+                guard count > 0 else { throw HTTPClientError(reason: "send: \(Errno(rawValue: errno))") }
                 sent += count
             }
         }
@@ -86,7 +87,7 @@ public struct HTTPClient {
         while true {
             let count = recv(socket, &buffer, buffer.count, 0)
             if count == 0 { break }
-            guard count > 0 else { throw HTTPClientError(reason: "recv: \(String(cString: strerror(errno)))") }
+            guard count > 0 else { throw HTTPClientError(reason: "recv: \(Errno(rawValue: errno))") }
             answer.append(contentsOf: buffer[0 ..< count])
         }
         return answer

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemPackage
 import XCTest
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` and `pg_ctl` of Debian's `postgresql` in a
@@ -128,7 +129,7 @@ public final class PostgresServer: Sendable {
                 bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
             }
         }
-        guard bound else { throw PostgresServerError("cannot find a free port: \(String(cString: strerror(errno)))") }
+        guard bound else { throw PostgresServerError("cannot find a free port: \(Errno(rawValue: errno))") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
@@ -150,7 +151,7 @@ public final class PostgresServer: Sendable {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw PostgresServerError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else { throw PostgresServerError("cannot start \(executable): \(Errno(rawValue: spawned))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
