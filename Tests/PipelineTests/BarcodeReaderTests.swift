@@ -1,6 +1,7 @@
 import Imaging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 final class BarcodeReaderTests: XCTestCase {
@@ -8,6 +9,32 @@ final class BarcodeReaderTests: XCTestCase {
         // Three lines of "letters" (2-px strokes every 5 px) across a 60×40 patch: 12 % ink.
         let text = GreyImage(width: 60, height: 40) { x, y in [8, 9, 20, 21, 32, 33].contains(y) && x % 5 < 3 ? 0 : 250 }
         XCTAssertGreaterThan(text.lightness(of: PixelBox(x: 0, y: 0, width: 60, height: 40)), BarcodeReader.maximumLightness)
+    }
+}
+
+final class SecondLookTests: XCTestCase {
+    /// The UPC-E 01234565, 3 px a module, 40 px tall, cut at the frame's left edge one module into
+    /// its start guard: ZBar reads it nowhere, padded or not; zxing-cpp reads it on all 40 rows.
+    private let cutCode: GreyImage = {
+        let code = TemplateReaderTests.drawn(modules: TemplateReaderTests.upcE01234565, module: 3, blur: 0.2)
+        return code.cropped(to: PixelBox(x: 33, y: 0, width: code.width - 33, height: code.height))
+    }()
+
+    private func read(with rules: AcceptanceRules) throws -> [String] {
+        try BarcodeReader(symbologies: Set(Symbology.allCases), rules: rules)
+            .read(overview: cutCode, shrink: 1, fullResolution: { _ in throw ImageError.undecodable("not asked for") })
+            .map(\.text)
+    }
+
+    func testSecondLook_smallPhotoZXingReadsByConfirmedLinesAndZBarNot_countsAlone() throws {
+        XCTAssertEqual(BarcodeScanner(symbologies: [.upcE], density: 1).scan(cutCode.padded(by: 20)), [])
+        XCTAssertEqual(ZXingScanner(symbologies: [.upcE]).scan(cutCode).map(\.quality), [40])
+        // As ZBar's read of the overview by `confirmedLines` does: the template reader does not contradict it.
+        XCTAssertEqual(try read(with: .fitted), ["012345000065"])
+        // By fewer lines than the rules ask for, it is one read of one decoder: not evidence enough.
+        var strict = AcceptanceRules.fitted
+        strict.confirmedLines = 41
+        XCTAssertEqual(try read(with: strict), [])
     }
 }
 

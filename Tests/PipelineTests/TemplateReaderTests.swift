@@ -148,6 +148,15 @@ final class TemplateReaderTests: XCTestCase {
         return drawn(modules: modules, module: module, blur: blur, stretch: stretch)
     }
 
+    /// The modules of the UPC-E 01234565 ("1" a dark module): number system 0, check digit 5, so
+    /// the six digits' parities are even, odd, odd, even, even, odd.
+    static let upcE01234565: String = {
+        let setA = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011"]
+        let setB = setA.map { String($0.map { $0 == "1" ? "0" : "1" }.reversed()) }
+        let parities = [setB, setA, setA, setB, setB, setA]
+        return "101" + zip([1, 2, 3, 4, 5, 6], parities).map { $1[$0] }.joined() + "010101"
+    }()
+
     /// Bars drawn from `modules` ("1" a dark module), as `drawn(_:module:blur:stretch:)` draws them.
     static func drawn(modules: String, module: Double, blur: Double, stretch: Double = 1) -> GreyImage {
         let quiet = 10 * module, sigma = blur * module

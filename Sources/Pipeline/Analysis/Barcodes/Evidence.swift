@@ -6,7 +6,7 @@
 /// decoder at two scales or polarities. Not by one decoder on a sharpened or stretched copy of the
 /// same scale (ZBar repeated its misreads there), nor once however many scan lines agreed on such a
 /// copy (a sharpened copy of a blurred code gave a misread 46 lines agreed on); only zxing-cpp's
-/// read of a large photo's overview as it is, by as many rows as a ZBar read of the overview needs
+/// read of a photo's overview as it is, by as many rows as a ZBar read of the overview needs
 /// to count alone (`standAlone`). Reads of a part of a code were dropped before (`QuietZone`): a
 /// decoder repeats those at every scale. A read among reads of other codes across the same bars
 /// (`withoutConflicts`) is no evidence until the template reader confirms it.
