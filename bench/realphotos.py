@@ -272,7 +272,8 @@ def render(args, photos, results, seconds, runs):
     lines = ["# Barcode recall on real photos (issue 11)", "",
              "Made by `bench/realphotos.py`; do not edit by hand, run it again. The generated hard set's",
              "report is `docs/recall-hardset.md`.", "",
-             f"- {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, repository at {report.commit()}; photos: `{args.photos}` "
+             f"- {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, repository at {report.commit()}; "
+             f"photos: `{args.photos}` "
              f"({sum(1 for p in photos if p[2] != 'nobarcode')} with a code, "
              f"{sum(1 for p in photos if p[2] == 'nobarcode')} without), each its own set",
              f"- ingest: `ingest run`, {args.workers} workers, default symbologies, minPixels {MIN_PIXELS} (the photos are "

@@ -46,8 +46,8 @@ def read_lines(path):
     characters str.splitlines breaks at stays inside its line (docs/recall.md quotes QR codes'
     texts, which hold them)."""
     with open(path, newline="", encoding="utf-8") as f:
-        text = f.read()
-    return text[:-1].split("\n") if text.endswith("\n") else text.split("\n") if text else []
+        lines = f.read().split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
 
 
 def read_section(path, heading):
