@@ -93,10 +93,8 @@ final class SetCommitter: Sendable {
             return handedOver(plan, contextProblem: report.contextProblem)
         } catch where !stopsTheRun(error) {
             // A worker that took the set over may have moved its originals away already.
-            if worker.hasLost(plan.set.name) { return handedOver(plan, contextProblem: report.contextProblem) }
-            logger.error("set not committed, it stays in the inbox", metadata: ["set": "\(plan.set.name)", "error": "\(error)"])
-            return keepInInbox(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "\(error)",
-                               contextProblem: report.contextProblem)
+            return notCommitted(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "\(error)", isError: true,
+                                contextProblem: report.contextProblem)
         }
         // Committed: what is left can only be finished, by this call or, after a crash, by `recover()`.
         for (aside, error) in try finish(plan.journal, at: journalPath) {
@@ -104,6 +102,18 @@ final class SetCommitter: Sendable {
             report.duplicates = report.duplicates.map { keptInInbox($0, aside, error) }
         }
         return report
+    }
+
+    /// The report of a set not committed because of `reason` (an error of its commit, or what its
+    /// photos' reads say to wait for): handed over when another worker took the set over meanwhile,
+    /// whose moves may be what changed its files or failed the commit; else kept in the inbox, failed,
+    /// for the next run.
+    func notCommitted(_ set: PhotoSet, thumbnails: [String], reason: String, isError: Bool = false,
+                      contextProblem: FileReport? = nil) -> SetReport {
+        if worker.hasLost(set.name) { return handedOver(set, thumbnails: thumbnails, contextProblem: contextProblem) }
+        logger.log(level: isError ? .error : .warning, "set not committed, it stays in the inbox",
+                   metadata: ["set": "\(set.name)", isError ? "error" : "reason": "\(reason)"])
+        return keepInInbox(set, thumbnails: thumbnails, reason: reason, contextProblem: contextProblem)
     }
 
     /// The report of a set another worker took over before this one committed it: its files stay
@@ -114,7 +124,7 @@ final class SetCommitter: Sendable {
 
     /// The report of `set`, which another worker took over: its staged `thumbnails` are removed,
     /// its files left in the inbox for that worker.
-    func handedOver(_ set: PhotoSet, thumbnails: [String], contextProblem: FileReport? = nil) -> SetReport {
+    private func handedOver(_ set: PhotoSet, thumbnails: [String], contextProblem: FileReport? = nil) -> SetReport {
         logger.warning("set handed over: another worker took it over when this one's claim lapsed",
                        metadata: ["set": "\(set.name)"])
         return keepInInbox(set, thumbnails: thumbnails, reason: "another worker took the set over",

@@ -182,9 +182,7 @@ public final class IngestRun: Sendable {
         if let reason = try CommitPlanner.reasonToWait(outcomes) {
             // A file that changed or went while it was read may be the doing of a worker that took
             // the set over meanwhile (and committed it): then the set is that worker's, not a failure.
-            if committer.worker.hasLost(set.name) { return committer.handedOver(set, thumbnails: outcomes.stagedThumbnails) }
-            logger.warning("set not committed, it stays in the inbox", metadata: ["set": "\(set.name)", "reason": "\(reason)"])
-            return committer.keepInInbox(set, thumbnails: outcomes.stagedThumbnails, reason: reason)
+            return committer.notCommitted(set, thumbnails: outcomes.stagedThumbnails, reason: reason)
         }
         // Another worker may commit one of the set's photos between this set's plan and its
         // commit: the catalogue's unique index refuses the second, and the set is planned again,
