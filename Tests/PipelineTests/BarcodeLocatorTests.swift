@@ -44,6 +44,24 @@ final class BarcodeLocatorTests: XCTestCase {
         XCTAssertLessThan(found.box.height, 200, "the bars, not the whole region with the print")
     }
 
+    func testCandidates_codeWhoseBarsAreWiderThanHalfACell_isFoundWhole() {
+        // An EAN-13 at 3 px a module in an image 345 px wide: cells of 8 px, so the cells on the
+        // edges of its wider bars and spaces hold one edge each. Those are not candidates, and their
+        // columns cut the code into parts; its whole extent joins them.
+        let code = TemplateReaderTests.drawn("5901234123457", module: 3, blur: 0.3)
+        let image = GreyImage(width: code.width, height: 260) { x, y in
+            y < 30 || y >= 230 ? 230 : code.pixels[y % code.height * code.width + x]
+        }
+        let (first, last) = (30, 30 + 95 * 3)  // the first bar's edge and the last's, after 10 modules of quiet zone
+        let spansCode = { (found: [BarcodeCandidate]) in
+            found.contains { $0.isLinear && $0.box.x <= first && $0.box.x + $0.box.width >= last }
+        }
+        var parts = BarcodeLocator()
+        parts.spansSingleEdges = false
+        XCTAssertFalse(spansCode(parts.candidates(in: image)), "the parts alone: \(parts.candidates(in: image))")
+        XCTAssertTrue(spansCode(BarcodeLocator().candidates(in: image)), "\(BarcodeLocator().candidates(in: image))")
+    }
+
     func testCovers_sameRegionFoundAgain_butNotALargerOne() {
         let tried = PixelBox(x: 100, y: 100, width: 100, height: 100)
         XCTAssertTrue(tried.covers(PixelBox(x: 110, y: 105, width: 90, height: 90)))

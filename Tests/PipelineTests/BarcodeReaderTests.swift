@@ -20,21 +20,27 @@ final class SecondLookTests: XCTestCase {
         return code.cropped(to: PixelBox(x: 33, y: 0, width: code.width - 33, height: code.height))
     }()
 
-    private func read(with rules: AcceptanceRules) throws -> [String] {
+    /// The second look's evidence on the frame alone, as where the locator finds no region.
+    private func secondLook(with rules: AcceptanceRules) throws -> Evidence {
         try BarcodeReader(symbologies: Set(Symbology.allCases), rules: rules)
-            .read(overview: cutCode, shrink: 1, fullResolution: { _ in throw ImageError.undecodable("not asked for") })
-            .map(\.text)
+            .secondLook(overview: cutCode, candidates: [], weak: [], scanners: Scanners(symbologies: Set(Symbology.allCases), shrink: 1))
     }
 
     func testSecondLook_smallPhotoZXingReadsByConfirmedLinesAndZBarNot_countsAlone() throws {
         XCTAssertEqual(BarcodeScanner(symbologies: [.upcE], density: 1).scan(cutCode.padded(by: 20)), [])
         XCTAssertEqual(ZXingScanner(symbologies: [.upcE]).scan(cutCode).map(\.quality), [40])
         // As ZBar's read of the overview by `confirmedLines` does: the template reader does not contradict it.
-        XCTAssertEqual(try read(with: .fitted), ["012345000065"])
+        XCTAssertEqual(try secondLook(with: .fitted).accepted.map(\.text), ["012345000065"])
         // By fewer lines than the rules ask for, it is one read of one decoder: not evidence enough.
         var strict = AcceptanceRules.fitted
         strict.confirmedLines = 41
-        XCTAssertEqual(try read(with: strict), [])
+        XCTAssertEqual(try secondLook(with: strict).accepted, [])
+        XCTAssertEqual(try secondLook(with: strict).unconfirmed.map(\.text), ["012345000065"])
+        // The photo as read: the locator finds the code's bars (`BarcodeLocator.extent`), and zxing-cpp's
+        // read of that region is a second view.
+        let read = try BarcodeReader(symbologies: Set(Symbology.allCases), rules: strict)
+            .read(overview: cutCode, shrink: 1, fullResolution: { _ in throw ImageError.undecodable("not asked for") })
+        XCTAssertEqual(read.map(\.text), ["012345000065"])
     }
 }
 

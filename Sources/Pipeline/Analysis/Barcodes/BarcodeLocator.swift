@@ -30,6 +30,9 @@ struct BarcodeLocator {
     var maximumMeanCellImbalance = 0.28
     /// Two bar cells of one code turn their gradients the same way within this many degrees.
     var barDirectionTolerance = 15.0
+    /// Whether a code's box reaches across its single-edge cells to the rest of its bars
+    /// (`extent(of:direction:in:)`).
+    var spansSingleEdges = true
     /// At most this many regions per photo, the strongest first.
     var maximumCandidates = 4
 
@@ -72,8 +75,7 @@ struct BarcodeLocator {
     private func bars(within region: [Int], in grid: CellGrid, oneDirectional: [Bool], seen: inout [Bool]) -> [BarcodeCandidate] {
         let tensors = grid.tensors
         let alike = { (a: Int, b: Int) -> Bool in
-            let turn = abs(tensors[a].direction - tensors[b].direction).truncatingRemainder(dividingBy: 180)
-            return min(turn, 180 - turn) <= barDirectionTolerance
+            Self.turn(from: tensors[a].direction, to: tensors[b].direction) <= barDirectionTolerance
         }
         var found: [BarcodeCandidate] = []
         for start in region where oneDirectional[start] && !seen[start] {
@@ -116,7 +118,8 @@ struct BarcodeLocator {
         // The dominant gradient direction θ (from +x towards +y, image y pointing down); libvips
         // turning the region by −θ makes the gradient horizontal and the bars vertical.
         let angle = isLinear ? -sum.direction : 0
-        return BarcodeCandidate(box: Self.box(of: region, cell: cell, columns: columns, width: grid.width, height: grid.height),
+        let cells = isLinear && spansSingleEdges ? extent(of: region, direction: sum.direction, in: grid) : region
+        return BarcodeCandidate(box: Self.box(of: cells, cell: cell, columns: columns, width: grid.width, height: grid.height),
                                 angle: angle, isLinear: isLinear, strength: sum.energy(cell: cell) / Double(region.count))
     }
 
@@ -128,8 +131,7 @@ struct BarcodeLocator {
         let linear = candidates.filter(\.isLinear)
         for (i, a) in linear.enumerated() {
             for b in linear[(i + 1)...] {
-                let turn = abs(a.angle - b.angle).truncatingRemainder(dividingBy: 180)
-                guard min(turn, 180 - turn) <= 8,
+                guard turn(from: a.angle, to: b.angle) <= 8,
                       a.box.x <= b.box.x + b.box.width + gap, b.box.x <= a.box.x + a.box.width + gap,
                       a.box.y <= b.box.y + b.box.height + gap, b.box.y <= a.box.y + a.box.height + gap else { continue }
                 let left = min(a.box.x, b.box.x), top = min(a.box.y, b.box.y)
@@ -144,6 +146,41 @@ struct BarcodeLocator {
         return joined
     }
 
+    /// All the bars of the code whose linear `region` was found: its cells, and the balanced cells
+    /// with bars the same way that a path of such cells, balanced or not, joins to them. Where a
+    /// bar or space is wider than half a cell (a close-up, or a large code), many cells hold a
+    /// single edge. Alone such cells are the edges of shapes (`maximumImbalance`), so they are not
+    /// candidates, and rows of them cut a code into parts: on `off/4311501625217_4` the box of the
+    /// largest part (208×234 overview pixels) left the last quarter of the code out, and nothing
+    /// read it; its whole extent (244×364) reads. Single-edge cells join the parts but do not widen
+    /// the box: a package's edge beside the bars does not.
+    private func extent(of region: [Int], direction: Double, in grid: CellGrid) -> [Int] {
+        let tensors = grid.tensors
+        let alongBars = { (index: Int) -> Bool in
+            let tensor = tensors[index]
+            return tensor.energy(cell: grid.cell) >= minimumEnergy && tensor.coherence >= linearCoherence
+                && Self.turn(from: tensor.direction, to: direction) <= barDirectionTolerance
+        }
+        var seen = [Bool](repeating: false, count: tensors.count)
+        for index in region { seen[index] = true }
+        var stack = region, reached = region
+        while let index = stack.popLast() {
+            for next in Self.neighbours(of: index, columns: grid.columns, rows: grid.rows) where !seen[next] {
+                seen[next] = true
+                guard alongBars(next) else { continue }
+                stack.append(next)
+                if tensors[next].imbalance <= maximumImbalance { reached.append(next) }
+            }
+        }
+        return reached
+    }
+
+    /// The angle between two directions of bars or gradients, in degrees, 0 to 90.
+    static func turn(from a: Double, to b: Double) -> Double {
+        let turn = abs(a - b).truncatingRemainder(dividingBy: 180)
+        return min(turn, 180 - turn)
+    }
+
     /// The marked cells 8-connected to `start` (through neighbours `joins` accepts).
     private static func flood(from start: Int, marked: [Bool], seen: inout [Bool], columns: Int, rows: Int,
                               joins: (Int, Int) -> Bool = { _, _ in true }) -> [Int] {
@@ -151,20 +188,26 @@ struct BarcodeLocator {
         seen[start] = true
         while let index = stack.popLast() {
             region.append(index)
-            let column = index % columns, row = index / columns
-            for dy in -1...1 {
-                for dx in -1...1 where dx != 0 || dy != 0 {
-                    let c = column + dx, r = row + dy
-                    guard c >= 0, c < columns, r >= 0, r < rows else { continue }
-                    let next = r * columns + c
-                    if marked[next] && !seen[next] && joins(index, next) {
-                        seen[next] = true
-                        stack.append(next)
-                    }
-                }
+            for next in neighbours(of: index, columns: columns, rows: rows) where marked[next] && !seen[next] && joins(index, next) {
+                seen[next] = true
+                stack.append(next)
             }
         }
         return region
+    }
+
+    /// The cells around cell `index` of a grid, up to eight.
+    private static func neighbours(of index: Int, columns: Int, rows: Int) -> [Int] {
+        let column = index % columns, row = index / columns
+        var found: [Int] = []
+        found.reserveCapacity(8)
+        for dy in -1...1 {
+            for dx in -1...1 where dx != 0 || dy != 0 {
+                let c = column + dx, r = row + dy
+                if c >= 0, c < columns, r >= 0, r < rows { found.append(r * columns + c) }
+            }
+        }
+        return found
     }
 
     /// The region's bounding box with a margin of two cells or 15 %, whichever is larger, inside the image.
