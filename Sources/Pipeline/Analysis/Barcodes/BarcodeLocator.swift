@@ -165,9 +165,10 @@ struct BarcodeLocator {
         for index in region { seen[index] = true }
         var stack = region, reached = region
         while let index = stack.popLast() {
-            for next in Self.neighbours(of: index, columns: grid.columns, rows: grid.rows) where !seen[next] {
+            Self.forEachNeighbour(of: index, columns: grid.columns, rows: grid.rows) { next in
+                guard !seen[next] else { return }
                 seen[next] = true
-                guard alongBars(next) else { continue }
+                guard alongBars(next) else { return }
                 stack.append(next)
                 if tensors[next].imbalance <= maximumImbalance { reached.append(next) }
             }
@@ -188,26 +189,26 @@ struct BarcodeLocator {
         seen[start] = true
         while let index = stack.popLast() {
             region.append(index)
-            for next in neighbours(of: index, columns: columns, rows: rows) where marked[next] && !seen[next] && joins(index, next) {
-                seen[next] = true
-                stack.append(next)
+            forEachNeighbour(of: index, columns: columns, rows: rows) { next in
+                if marked[next] && !seen[next] && joins(index, next) {
+                    seen[next] = true
+                    stack.append(next)
+                }
             }
         }
         return region
     }
 
-    /// The cells around cell `index` of a grid, up to eight.
-    private static func neighbours(of index: Int, columns: Int, rows: Int) -> [Int] {
+    /// Calls `body` with each cell around cell `index` of a grid (up to eight), row by row.
+    @inline(__always)
+    private static func forEachNeighbour(of index: Int, columns: Int, rows: Int, _ body: (Int) -> Void) {
         let column = index % columns, row = index / columns
-        var found: [Int] = []
-        found.reserveCapacity(8)
         for dy in -1...1 {
             for dx in -1...1 where dx != 0 || dy != 0 {
                 let c = column + dx, r = row + dy
-                if c >= 0, c < columns, r >= 0, r < rows { found.append(r * columns + c) }
+                if c >= 0, c < columns, r >= 0, r < rows { body(r * columns + c) }
             }
         }
-        return found
     }
 
     /// The region's bounding box with a margin of two cells or 15 %, whichever is larger, inside the image.
