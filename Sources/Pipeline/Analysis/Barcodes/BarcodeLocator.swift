@@ -56,7 +56,7 @@ struct BarcodeLocator {
         var barsSeen = [Bool](repeating: false, count: marked.count)
         var found: [BarcodeCandidate] = []
         for start in marked.indices where marked[start] && !seen[start] {
-            let region = Self.flood(from: start, marked: marked, seen: &seen, columns: columns, rows: rows)
+            let region = Self.flood(from: start, marked: { marked[$0] }, seen: &seen, columns: columns, rows: rows)
             guard region.count >= minimumCells else { continue }
             let candidate = self.candidate(region, in: grid)
             if let candidate { found.append(candidate) }
@@ -79,7 +79,8 @@ struct BarcodeLocator {
         }
         var found: [BarcodeCandidate] = []
         for start in region where oneDirectional[start] && !seen[start] {
-            let bars = Self.flood(from: start, marked: oneDirectional, seen: &seen, columns: grid.columns, rows: grid.rows, joins: alike)
+            let bars = Self.flood(from: start, marked: { oneDirectional[$0] }, seen: &seen, columns: grid.columns, rows: grid.rows,
+                                  joins: alike)
             guard bars.count >= minimumCells, bars.count < region.count,
                   let candidate = candidate(bars, in: grid), candidate.isLinear else { continue }
             found.append(candidate)
@@ -156,24 +157,19 @@ struct BarcodeLocator {
     /// the box: a package's edge beside the bars does not.
     private func extent(of region: [Int], direction: Double, in grid: CellGrid) -> [Int] {
         let tensors = grid.tensors
-        let alongBars = { (index: Int) -> Bool in
+        var inRegion = [Bool](repeating: false, count: tensors.count)
+        for index in region { inRegion[index] = true }
+        let onPath = { (index: Int) -> Bool in
             let tensor = tensors[index]
-            return tensor.energy(cell: grid.cell) >= minimumEnergy && tensor.coherence >= linearCoherence
+            return inRegion[index] || tensor.energy(cell: grid.cell) >= minimumEnergy && tensor.coherence >= linearCoherence
                 && Self.turn(from: tensor.direction, to: direction) <= barDirectionTolerance
         }
         var seen = [Bool](repeating: false, count: tensors.count)
-        for index in region { seen[index] = true }
-        var stack = region, reached = region
-        while let index = stack.popLast() {
-            Self.forEachNeighbour(of: index, columns: grid.columns, rows: grid.rows) { next in
-                guard !seen[next] else { return }
-                seen[next] = true
-                guard alongBars(next) else { return }
-                stack.append(next)
-                if tensors[next].imbalance <= maximumImbalance { reached.append(next) }
-            }
+        var reached: [Int] = []
+        for start in region where !seen[start] {
+            reached += Self.flood(from: start, marked: onPath, seen: &seen, columns: grid.columns, rows: grid.rows)
         }
-        return reached
+        return reached.filter { tensors[$0].imbalance <= maximumImbalance }
     }
 
     /// The angle between two directions of bars or gradients, in degrees, 0 to 90.
@@ -182,33 +178,27 @@ struct BarcodeLocator {
         return min(turn, 180 - turn)
     }
 
-    /// The marked cells 8-connected to `start` (through neighbours `joins` accepts).
-    private static func flood(from start: Int, marked: [Bool], seen: inout [Bool], columns: Int, rows: Int,
+    /// The cells `marked` accepts 8-connected to `start` (through neighbours `joins` accepts).
+    private static func flood(from start: Int, marked: (Int) -> Bool, seen: inout [Bool], columns: Int, rows: Int,
                               joins: (Int, Int) -> Bool = { _, _ in true }) -> [Int] {
         var stack = [start], region: [Int] = []
         seen[start] = true
         while let index = stack.popLast() {
             region.append(index)
-            forEachNeighbour(of: index, columns: columns, rows: rows) { next in
-                if marked[next] && !seen[next] && joins(index, next) {
-                    seen[next] = true
-                    stack.append(next)
+            let column = index % columns, row = index / columns
+            for dy in -1...1 {
+                for dx in -1...1 where dx != 0 || dy != 0 {
+                    let c = column + dx, r = row + dy
+                    guard c >= 0, c < columns, r >= 0, r < rows else { continue }
+                    let next = r * columns + c
+                    if !seen[next] && marked(next) && joins(index, next) {
+                        seen[next] = true
+                        stack.append(next)
+                    }
                 }
             }
         }
         return region
-    }
-
-    /// Calls `body` with each cell around cell `index` of a grid (up to eight), row by row.
-    @inline(__always)
-    private static func forEachNeighbour(of index: Int, columns: Int, rows: Int, _ body: (Int) -> Void) {
-        let column = index % columns, row = index / columns
-        for dy in -1...1 {
-            for dx in -1...1 where dx != 0 || dy != 0 {
-                let c = column + dx, r = row + dy
-                if c >= 0, c < columns, r >= 0, r < rows { body(r * columns + c) }
-            }
-        }
     }
 
     /// The region's bounding box with a margin of two cells or 15 %, whichever is larger, inside the image.
