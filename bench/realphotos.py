@@ -200,7 +200,7 @@ def zxing_read(path):
 def per_photo(read, photos, workers):
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(read, [path for _, path, _, _, _ in photos]))
+        results = list(pool.map(read, [photo[1] for photo in photos]))  # (name, path, …)
     return time.monotonic() - start, {set_name(i): r for i, r in enumerate(results)}
 
 
