@@ -89,7 +89,7 @@ typedef struct {
     double x0, w, sigma, spread;
 } Placement;
 
-/* Where module boundary u (0 = the first bar's edge, 95 = the last bar's) lies on the line. */
+/* Where module boundary u (0 = the first bar's edge, 95 = the last bar's; 51 in a UPC-E) lies on the line. */
 static inline double boundary_at(Placement at, double u) {
     return at.x0 + at.w * u;
 }
@@ -199,14 +199,16 @@ static void keep(int half, const float *trial_left, const float *trial_right, fl
 
 /* The best placement of the whole code (`half` 2), or of one half (0 left, 1 right) alone. A
  * curved package, or a fold, stretches one half against the other; each half placed alone keeps
- * its bars on its digits. Returns the places' lowest costs summed, their costs written to
- * `left_costs` and `right_costs`, or INFINITY. */
-static double fit_places(const float *profile, int count, double first_edge, double last_edge, int half,
+ * its bars on its digits. `modules` from the first bar's edge to the last: 95, or a UPC-E's 51
+ * (its six digits are laid out as an EAN-13's left half, between other guards: `half` 0).
+ * Returns the places' lowest costs summed, their costs written to `left_costs` and
+ * `right_costs`, or INFINITY. */
+static double fit_places(const float *profile, int count, double first_edge, double last_edge, int half, int modules,
                        const Template *left, const Template *right, float *left_costs, float *right_costs) {
-    double w0 = (last_edge - first_edge) / 95;
+    double w0 = (last_edge - first_edge) / modules;
     float trial_left[6 * 20], trial_right[6 * 10];
     /* The placement with `end` (0 the first edge, 1 the last) moved by `offset` modules. */
-    #define AT(end, offset, w, sigma) ((end) ? (Placement){last_edge + (offset) * (w) - 95 * (w), (w), (sigma), 0} \
+    #define AT(end, offset, w, sigma) ((end) ? (Placement){last_edge + (offset) * (w) - modules * (w), (w), (sigma), 0} \
                                              : (Placement){first_edge + (offset) * (w), (w), (sigma), 0})
     /* Coarse: a half anchored at either end (an end found a module off leaves it anchored at the
      * other), module width −4 … +4 %, the anchor −0.6 … +0.6 modules, blur 0.6 modules, no shifts. */
@@ -232,14 +234,14 @@ static double fit_places(const float *profile, int count, double first_edge, dou
      * −0.75 … +0.45 modules. */
     best = INFINITY;
     Placement chosen = AT(end, anchor, width, 0.6 * width);
-    double x0 = chosen.x0, x95 = chosen.x0 + 95 * width;
+    double x0 = chosen.x0, x_last = chosen.x0 + modules * width;
     static const double kBlur[5] = {0.4, 0.6, 0.8, 1.0, 1.2};
     for (int b = 0; b < 5; b++) {
         for (int i = -1; i <= 1; i++) {
             for (int j = -1; j <= 1; j++) {
                 double w = width * (1 + 0.005 * i);
                 /* The anchored end stays where the coarse search put it. */
-                Placement at = {end ? x95 + 0.15 * j * w - 95 * w : x0 + 0.15 * j * w, w, kBlur[b] * w, 0};
+                Placement at = {end ? x_last + 0.15 * j * w - modules * w : x0 + 0.15 * j * w, w, kBlur[b] * w, 0};
                 double total = placement_costs(profile, count, at, 3, half, best, left, right, trial_left, trial_right);
                 if (total < best) {
                     best = total;
@@ -270,12 +272,14 @@ double ingest_ean_fit_line(const float *profile, int count, double first_edge, d
     make_templates(left, right);
     if (!((last_edge - first_edge) / 95 > 0)) return -1;
     double total = 0;
-    if (halves) {
+    if (halves == 2) {
+        total = fit_places(profile, count, first_edge, last_edge, 0, 51, left, right, left_costs, right_costs);
+    } else if (halves) {
         for (int half = 0; half < 2; half++) {
-            total += fit_places(profile, count, first_edge, last_edge, half, left, right, left_costs, right_costs);
+            total += fit_places(profile, count, first_edge, last_edge, half, 95, left, right, left_costs, right_costs);
         }
     } else {
-        total = fit_places(profile, count, first_edge, last_edge, 2, left, right, left_costs, right_costs);
+        total = fit_places(profile, count, first_edge, last_edge, 2, 95, left, right, left_costs, right_costs);
     }
     return isfinite(total) ? total : -1;
 }

@@ -1,25 +1,28 @@
 internal import CImageOps
 
 /// How well each EAN-13 / UPC-A digit pattern fits each digit place along one line across a code's
-/// bars, under the best placement of the code on the line (see `ingest_ean_fit_line`).
+/// bars, under the best placement of the code on the line (see `ingest_ean_fit_line`); or each
+/// UPC-E digit pattern (`upcE`: its six places are laid out as an EAN-13's left half).
 public struct EANLineFit: Sendable {
-    /// Per left-half place (6 × 20): the cost of digits 0–9 in set A, then 0–9 in set B.
+    /// Per left-half place (6 × 20): the cost of digits 0–9 in set A, then 0–9 in set B. A UPC-E's
+    /// six places, when fitted as one.
     public var left: [Float]
-    /// Per right-half place (6 × 10): the cost of digits 0–9 in set C.
+    /// Per right-half place (6 × 10): the cost of digits 0–9 in set C; all 1 for a UPC-E.
     public var right: [Float]
-    /// The summed cost of the best digit at every place: 0 is a perfect fit, 12 none at all.
+    /// The summed cost of the best digit at every place: 0 is a perfect fit, 12 (a UPC-E's 6) none at all.
     public var cost: Double
 
     /// Fits the code to `darkness` (one value per pixel, ink high) whose first and last bar edges
     /// are near `firstEdge` and `lastEdge`; nil when the code does not fit inside the line. With
     /// `halves`, each half of the code is placed on the line alone (a code on a curved or folded
-    /// package, one half stretched against the other).
-    public init?(darkness: [Float], firstEdge: Double, lastEdge: Double, halves: Bool = false) {
+    /// package, one half stretched against the other). With `upcE`, the code is fitted as a UPC-E
+    /// (51 modules from the first bar's edge to the last).
+    public init?(darkness: [Float], firstEdge: Double, lastEdge: Double, halves: Bool = false, upcE: Bool = false) {
         var left = [Float](repeating: 1, count: 120), right = [Float](repeating: 1, count: 60)
         let cost = darkness.withUnsafeBufferPointer { profile in
             left.withUnsafeMutableBufferPointer { left in
                 right.withUnsafeMutableBufferPointer { right in
-                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge, halves ? 1 : 0,
+                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge, upcE ? 2 : halves ? 1 : 0,
                                         left.baseAddress, right.baseAddress)
                 }
             }

@@ -43,6 +43,23 @@ public enum GTIN {
         return withSystem + String(computed)
     }
 
+    /// The UPC-Es whose UPC-A, with a leading 0, is `gtin13`: number system, six digits and check
+    /// digit of each. Usually one; none when the UPC-A cannot be written as a UPC-E. One with more
+    /// zeros than a UPC-E drops has several (0 12000 00000: 0·120000, 0·120003 and 0·120004).
+    public static func upcEDigits(ofGTIN13 gtin13: String) -> [(system: Int, six: [Int], check: Int)] {
+        let d = gtin13.compactMap(\.wholeNumberValue)
+        guard gtin13.count == 13, d.count == 13, d[0] == 0, d[1] <= 1 else { return [] }
+        // d[1] the number system, d[2…6] the manufacturer, d[7…11] the product, d[12] the check.
+        let candidates = [[d[2], d[3], d[9], d[10], d[11], d[4]], [d[2], d[3], d[4], d[10], d[11], 3],
+                          [d[2], d[3], d[4], d[5], d[11], 4], [d[2], d[3], d[4], d[5], d[6], d[11]]]
+        let upcA = String(gtin13.dropFirst())
+        var found: [(system: Int, six: [Int], check: Int)] = []
+        for six in candidates where !found.contains(where: { $0.six == six }) {
+            if expandUPCE(([d[1]] + six + [d[12]]).map(String.init).joined()) == upcA { found.append((d[1], six, d[12])) }
+        }
+        return found
+    }
+
     /// A decoded code as the catalogue stores it — the text (a UPC-E expanded to its UPC-A) and,
     /// for a retail code, its GTIN-13 — or nil when it must not be trusted (wrong length, non-digits
     /// or a bad check digit in a retail code, empty text).

@@ -21,8 +21,8 @@ final class SecondLookTests: XCTestCase {
     }()
 
     /// The second look's evidence on the frame alone, as where the locator finds no region.
-    private func secondLook(with rules: AcceptanceRules) throws -> Evidence {
-        try BarcodeReader(symbologies: Set(Symbology.allCases), rules: rules)
+    private func secondLook(with rules: AcceptanceRules, trace: ReadTrace? = nil) throws -> Evidence {
+        try BarcodeReader(symbologies: Set(Symbology.allCases), rules: rules, trace: trace)
             .secondLook(overview: cutCode, candidates: [], weak: [], scanners: Scanners(symbologies: Set(Symbology.allCases), shrink: 1))
     }
 
@@ -31,11 +31,13 @@ final class SecondLookTests: XCTestCase {
         XCTAssertEqual(ZXingScanner(symbologies: [.upcE]).scan(cutCode).map(\.quality), [40])
         // As ZBar's read of the overview by `confirmedLines` does: the template reader does not contradict it.
         XCTAssertEqual(try secondLook(with: .fitted).accepted.map(\.text), ["012345000065"])
-        // By fewer lines than the rules ask for, it is one read of one decoder: not evidence enough.
+        // By fewer lines than the rules ask for, it is one read of one decoder: it counts only as
+        // the template reader confirms it, its UPC-E layout fitting the code's patterns everywhere.
         var strict = AcceptanceRules.fitted
         strict.confirmedLines = 41
-        XCTAssertEqual(try secondLook(with: strict).accepted, [])
-        XCTAssertEqual(try secondLook(with: strict).unconfirmed.map(\.text), ["012345000065"])
+        let trace = ReadTrace()
+        XCTAssertEqual(try secondLook(with: strict, trace: trace).accepted.map(\.text), ["012345000065"])
+        XCTAssertEqual(trace.events.filter { $0.outcome == "confirmed" }.map(\.source), ["template reader"])
         // The photo as read: the locator finds the code's bars (`BarcodeLocator.extent`), and zxing-cpp's
         // read of that region is a second view.
         let read = try BarcodeReader(symbologies: Set(Symbology.allCases), rules: strict)

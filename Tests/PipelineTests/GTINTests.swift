@@ -93,6 +93,31 @@ final class GTINTests: XCTestCase {
         XCTAssertNil(GTIN.expandUPCE("042526144"))
     }
 
+    func testUPCEDigits_ofAnExpandedUPCE_giveItsDigitsBack() {
+        for upcE in ["04252614", "01234531", "01234543", "01234565", "11234502", "16543214"] {
+            let gtin13 = "0" + GTIN.expandUPCE(upcE)!
+            let found = GTIN.upcEDigits(ofGTIN13: gtin13).map { "\($0.system)" + $0.six.map(String.init).joined() + "\($0.check)" }
+            XCTAssertTrue(found.contains(upcE), "\(upcE): \(found)")
+        }
+    }
+
+    func testUPCEDigits_severalUPCEsOfOneUPCA_givesEach() {
+        // 0·120000 (last digit 0: 12 0 00 · 00 000), 0·120003 (3: 120 00 · 000 00) and 0·120004
+        // (4: 1200 0 · 0000 0) all stand for the UPC-A 0 12000 00000.
+        let gtin13 = "0" + GTIN.expandUPCE("0120000")!
+        XCTAssertEqual(GTIN.expandUPCE("0120003").map { "0" + $0 }, gtin13)
+        XCTAssertEqual(GTIN.expandUPCE("0120004").map { "0" + $0 }, gtin13)
+        XCTAssertEqual(Set(GTIN.upcEDigits(ofGTIN13: gtin13).map { $0.six.map(String.init).joined() }),
+                       ["120000", "120003", "120004"])
+    }
+
+    func testUPCEDigits_codeNoUPCEStandsFor_isEmpty() {
+        XCTAssertTrue(GTIN.upcEDigits(ofGTIN13: "0036000291452").isEmpty, "a UPC-A with no zeros to drop")
+        XCTAssertTrue(GTIN.upcEDigits(ofGTIN13: "5901234123457").isEmpty, "an EAN-13")
+        XCTAssertTrue(GTIN.upcEDigits(ofGTIN13: "0212345000063").isEmpty, "number system 2")
+        XCTAssertTrue(GTIN.upcEDigits(ofGTIN13: "0012345000066").isEmpty, "a wrong check digit")
+    }
+
     // MARK: Readings from ZBar symbols
 
     private func read(_ symbology: Symbology, _ text: String, quality: Int = 4) -> BarcodeReading? {

@@ -47,17 +47,18 @@ final class RealPhotoBarcodeTests: XCTestCase {
         XCTAssertEqual(reads.flatMap { $0 }.map(\.text), [], "every code read on a photo without one is false")
     }
 
-    func testReadAll_codeTheSecondLookReadsOnce_isKeptUnconfirmed() throws {
-        // A UPC-E 148×62 px: only zxing-cpp reads it, once (its ×1.5 copy), and the template
-        // reader reads no UPC-E: not enough alone, but a second photo of the same set reading it
-        // would confirm it (SetEvidence).
+    func testReadAll_upcEOnlyZXingReadsOnce_isConfirmedByTheTemplateReadersUPCELayout() throws {
+        // A UPC-E 148×62 px: only zxing-cpp reads it, once (its ×1.5 copy): one read of one
+        // decoder, kept unconfirmed until the template reader judged UPC-Es. Placed as a UPC-E,
+        // the bars fit the code's six patterns and parities best at every place.
         let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/upce-2-20.webp") })
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
         let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
-        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases), rules: .fitted)
+        let trace = ReadTrace()
+        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases), rules: .fitted, trace: trace)
             .readAll(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
-        XCTAssertEqual(reads.confirmed, [])
-        XCTAssertEqual(reads.unconfirmed.map(\.gtin13), [photo.text])
+        XCTAssertEqual(reads.confirmed.map(\.gtin13), [photo.text])
+        XCTAssertTrue(trace.events.contains { $0.source == "template reader" && $0.outcome == "confirmed" && $0.code == photo.text })
     }
 
     func testReadAll_printBesideACodeTheQuietZoneTestTakesForBars_zxingReadingTheSameCodeKeepsIt() throws {

@@ -3,10 +3,12 @@ import Foundation
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
+import Vocabulary
 import XCTest
 
 /// The template reader (issue 11): EAN-13 and UPC-A codes too blurred and too small for ZBar and
-/// zxing-cpp, read by fitting each digit's blurred pattern; and its verdicts on what those two read.
+/// zxing-cpp, read by fitting each digit's blurred pattern; and its verdicts on what those two read
+/// (issue 29: a UPC-E's too).
 final class TemplateReaderTests: XCTestCase {
     func testRead_blurredCodeAtAboutOnePixelPerModule_readsIt() throws {
         let image = Self.drawn("5901234123457", module: 1.4, blur: 0.6)
@@ -37,9 +39,27 @@ final class TemplateReaderTests: XCTestCase {
         let whole = TemplateReader().ways(image)
         XCTAssertNotEqual(whole.first?.whole.decision?.code, code)
         XCTAssertNotEqual(TemplateReader.verdict(on: code, whole, contradictingShortfall: shortfall), .confirms)
-        let halves = TemplateReader().ways(image, halves: true)
+        let halves = TemplateReader().ways(image, .halves)
         XCTAssertEqual(halves.first?.whole.decision?.code, code)
         XCTAssertEqual(TemplateReader.verdict(on: code, halves, contradictingShortfall: shortfall), .confirms)
+    }
+
+    func testVerdict_blurredUPCE_confirmedByTheUPCELayoutOnly() throws {
+        // The UPC-E 01234565 at 1.4 px a module, blurred: placed as a UPC-E, its six patterns and
+        // their parities (number system 0, check digit 5) fit best at every place.
+        let image = Self.drawn(modules: Self.upcE01234565, module: 1.4, blur: 0.6)
+        let shortfall = AcceptanceRules.fitted.contradictingShortfall
+        let upcE = TemplateReader().ways(image, .upcE)
+        XCTAssertEqual(TemplateReader.verdict(on: "0012345000065", upcE, contradictingShortfall: shortfall), .confirms)
+        // Not another UPC-E: one digit changed, or the same digits in number system 1 (every
+        // parity inverted).
+        for other in ["0123475", "1123456"] {
+            let gtin13 = "0" + GTIN.expandUPCE(other)!
+            XCTAssertNotEqual(TemplateReader.verdict(on: gtin13, upcE, contradictingShortfall: shortfall), .confirms, other)
+        }
+        // Nor the bars placed as an EAN-13's.
+        XCTAssertNotEqual(TemplateReader.verdict(on: "0012345000065", TemplateReader().ways(image), contradictingShortfall: shortfall),
+                          .confirms)
     }
 
     func testRead_stripesAndNoise_readNothing() {

@@ -15,14 +15,14 @@ extension BarcodeReader {
     ///   leave it to the second look);
     /// - else, for an EAN-13 or UPC-A, the template reader, which models blur and ink spread, fits
     ///   the code's digit patterns best (confirms) or clearly fits others (contradicts; see
-    ///   `TemplateReader.verdict`).
+    ///   `TemplateReader.verdict`); for a UPC-E it only confirms.
     /// One or two small zxing reads per read, and a template fit only where zxing-cpp did not read
     /// the same code (zxing takes a millisecond on a sharp code, the fit tens).
     static func secondOpinion(on reading: BarcodeReading, zxing: [BarcodeReading],
                                       templates: @autoclosure () -> TemplateEvidence) throws -> TemplateReader.Verdict {
         if zxing.contains(where: { $0.productKey != reading.productKey }) { return .contradicts }
         if zxing.contains(where: { $0.productKey == reading.productKey }) { return .confirms }
-        guard TemplateReader.symbologies.contains(reading.symbology) else { return .undecided }
+        guard TemplateReader.confirmed.contains(reading.symbology) else { return .undecided }
         var evidence = templates()
         return try evidence.verdict(on: reading)
     }
@@ -97,8 +97,9 @@ extension BarcodeReader {
 
     /// True when a second opinion overrules a code ZBar read in a candidate region (turned upright,
     /// enlarged and smoothed: a blurred code gave ZBar a misread 28 lines agreed on): it contradicts
-    /// the code, or, for a code the template reader cannot judge (it knows the EAN-13 and UPC-A
-    /// layouts only) read by fewer than `rules.confirmedLines` lines, zxing-cpp does not confirm it.
+    /// the code, or, for a code the template reader cannot read alone (it reads the EAN-13 and
+    /// UPC-A layouts; a UPC-E it only confirms) read by fewer than `rules.confirmedLines` lines,
+    /// neither second opinion confirms it.
     ///
     /// `bars`: linear regions inside a 2-D candidate, where the template reader can judge its reads.
     /// A 2-D region is read as it lies, bars and the print around them together; where neither

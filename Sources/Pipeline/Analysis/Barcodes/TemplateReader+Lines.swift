@@ -25,17 +25,18 @@ extension TemplateReader {
     /// perspective (a keystone), has ends that move along the lines on straight lines; one extent
     /// for all lines put the fit off the bars at the top and the bottom. Each end's slope is the one
     /// most lines' ends lie on, within a module (`consensusSlope`); its place the outermost several
-    /// lines agree on once that slope is taken out (`extent`).
-    static func ends(_ extents: [(Double, Double)?]) -> [(Double, Double)]? {
+    /// lines agree on once that slope is taken out (`extent`). `modules`: the code's, first bar's
+    /// edge to last (95; a UPC-E's 51).
+    static func ends(_ extents: [(Double, Double)?], modules: Double = 95) -> [(Double, Double)]? {
         let found = extents.enumerated().compactMap { index, extent in extent.map { (line: Double(index), ends: $0) } }
         guard found.count >= 2 else { return nil }
-        let tolerance = max(2, found.map { $0.ends.1 - $0.ends.0 }.sorted()[found.count / 2] / 95)
+        let tolerance = max(2, found.map { $0.ends.1 - $0.ends.0 }.sorted()[found.count / 2] / modules)
         let first = consensusSlope(found.map { ($0.line, $0.ends.0) }, tolerance: tolerance)
         let last = consensusSlope(found.map { ($0.line, $0.ends.1) }, tolerance: tolerance)
         let level = extents.enumerated().map { index, extent in
             extent.map { ($0.0 - first * Double(index), $0.1 - last * Double(index)) }
         }
-        guard let (start, end) = extent(level) else { return nil }
+        guard let (start, end) = extent(level, modules: modules) else { return nil }
         return extents.indices.map { (start + first * Double($0), end + last * Double($0)) }
     }
 
@@ -68,25 +69,25 @@ extension TemplateReader {
 
     /// The code's extent from the lines' own: blur hides a code's faint outer bars on some lines
     /// and text beside it reaches into others, so the outermost edges that several lines agree on.
-    static func extent(_ extents: [(Double, Double)?]) -> (Double, Double)? {
+    static func extent(_ extents: [(Double, Double)?], modules: Double = 95) -> (Double, Double)? {
         let found = extents.compactMap { $0 }
         let needed = max(3, found.count / 4)
         guard found.count >= needed else { return nil }
         func agreed(_ values: [Double], tolerance: Double) -> [Double] {
             values.filter { value in values.filter { abs($0 - value) <= tolerance }.count >= needed }
         }
-        let module = found.map { $0.1 - $0.0 }.sorted()[found.count / 2] / 95
+        let module = found.map { $0.1 - $0.0 }.sorted()[found.count / 2] / modules
         let tolerance = max(2, module)
         guard let first = agreed(found.map(\.0), tolerance: tolerance).min(),
               let last = agreed(found.map(\.1), tolerance: tolerance).max(),
-              (last - first) / 95 >= 0.7 else { return nil }
+              (last - first) / modules >= 0.7 else { return nil }
         return (first, last)
     }
 
     /// Where the code's first and last edges lie along one line: runs of strong edges, with no gap
     /// wider than 4 times the typical one, joined while the gap between them is at most 5 modules
     /// of the code they would make (a code's widest space is 4 modules, its quiet zone 7 or more).
-    static func extent(of line: [Float]) -> (Double, Double)? {
+    static func extent(of line: [Float], modules: Double = 95) -> (Double, Double)? {
         let n = line.count
         guard n >= 32 else { return nil }
         let kernel = Self.smoothing
@@ -121,7 +122,7 @@ extension TemplateReader {
         let main = runs.indices.max { runs[$0].count < runs[$1].count }!
         var low = main, high = main
         func joins(_ left: Int, _ right: Int, span: Int) -> Bool {
-            runs[left].count >= 2 && runs[right].count >= 2 && Double(runs[right].first! - runs[left].last!) <= 5 * Double(span) / 95
+            runs[left].count >= 2 && runs[right].count >= 2 && Double(runs[right].first! - runs[left].last!) <= 5 * Double(span) / modules
         }
         while true {
             if low > 0, joins(low - 1, low, span: runs[high].last! - runs[low - 1].first!) {

@@ -30,8 +30,20 @@ struct TemplateReader {
         var cost: Float
     }
 
-    /// The layouts it knows: it judges and reads these codes only.
+    /// The layouts it knows: it judges and reads these codes.
     static let symbologies: Set<Symbology> = [.ean13, .upcA]
+    /// And a UPC-E's, which it only confirms (`BarcodeReader.TemplateEvidence.verdict`): its six
+    /// places are laid out as an EAN-13's left half, between other guards.
+    static let confirmed: Set<Symbology> = symbologies.union([.upcE])
+
+    /// How a code is placed on each line: an EAN-13's or UPC-A's 95 modules as one, or each half
+    /// alone; or a UPC-E's 51.
+    enum Layout {
+        case whole, halves, upcE
+
+        var modules: Double { self == .upcE ? 51 : 95 }
+        var places: Int { self == .upcE ? 6 : 12 }
+    }
 
     /// Lines across the bars: this many, evenly from 15 % to 85 % of the height.
     static let lineCount = 15
@@ -43,7 +55,7 @@ struct TemplateReader {
     func read(_ upright: GreyImage, symbologies: Set<Symbology> = Self.symbologies) -> BarcodeReading? {
         let asOne = ways(upright)
         guard !asOne.isEmpty,
-              let whole = asOne.first.flatMap(Self.accepted) ?? ways(upright, halves: true).first.flatMap(Self.accepted)
+              let whole = asOne.first.flatMap(Self.accepted) ?? ways(upright, .halves).first.flatMap(Self.accepted)
         else { return nil }
         return Self.reading(whole.code, lines: whole.lines, box: PixelBox(x: 0, y: 0, width: upright.width, height: upright.height),
                             symbologies: symbologies)
@@ -93,30 +105,30 @@ struct TemplateReader {
     }
 
     /// The lines' evidence both ways, the better fitting first: the bars' direction does not tell
-    /// which way up a code is. With `halves`, each half of the code is placed on each line alone,
+    /// which way up a code is. `.halves`: each half of the code is placed on each line alone,
     /// from either end (`EANLineFit`): on a curved or folded package one half is stretched against
     /// the other, and one placement of the whole code puts the fit off the bars of both halves
     /// near the centre. Only where the whole placement reads nothing, and fits a code at all: on a
     /// flat code the freer fit is less sure of its digits (a clear code's least margin is 0.11
     /// against 0.15 placed whole), and on print that no placement of the whole code fits on the
     /// middle line, where there is no code, it only costs time (run everywhere, it nearly doubles
-    /// the fit's share of the 12 MP corpus's CPU).
-    func ways(_ upright: GreyImage, halves: Bool = false) -> [Way] {
+    /// the fit's share of the 12 MP corpus's CPU). `.upcE`: the code is placed as a UPC-E.
+    func ways(_ upright: GreyImage, _ layout: Layout = .whole) -> [Way] {
         var lines = (0..<Self.lineCount).map { index in
             Self.darkness(upright, row: Int((0.15 + 0.7 * Double(index) / Double(Self.lineCount - 1)) * Double(upright.height)))
         }
         let half = Self.lineCount / 2
-        guard var ends = Self.ends(lines.map(Self.extent(of:))) else { return [] }
+        guard var ends = Self.ends(lines.map { Self.extent(of: $0, modules: layout.modules) }, modules: layout.modules) else { return [] }
         // About two pixels per module are enough, and the fit's cost grows with the pixels.
-        let factor = Int((ends[half].1 - ends[half].0) / 95 / 2)
+        let factor = Int((ends[half].1 - ends[half].0) / layout.modules / 2)
         if factor >= 2 {
             lines = lines.map { Self.shrunk($0, by: factor) }
             ends = ends.map { ($0.0 / Double(factor), $0.1 / Double(factor)) }
         }
         let width = Double(lines[0].count - 1)
-        let forward = { (index: Int) in Self.fit(lines[index], ends[index].0, ends[index].1, halves: halves) }
+        let forward = { (index: Int) in Self.fit(lines[index], ends[index].0, ends[index].1, layout) }
         let backward = { (index: Int) in
-            Self.fit(lines[index].reversed(), width - ends[index].1, width - ends[index].0, halves: halves)
+            Self.fit(lines[index].reversed(), width - ends[index].1, width - ends[index].0, layout)
         }
         // A region whose middle line fits a code neither way holds none (most regions that reach
         // here are print, not codes): two fits instead of thirty.
@@ -125,8 +137,9 @@ struct TemplateReader {
         let ways = [lines.indices.map { $0 == half ? middleFits.0 : forward($0) },
                     lines.indices.map { $0 == half ? middleFits.1 : backward($0) }]
             .compactMap { fits -> Way? in
-                guard let whole = Costs(fits.compactMap { $0 }) else { return nil }
-                return Way(whole: whole, upper: Costs(fits[..<half].compactMap { $0 }), lower: Costs(fits[half...].compactMap { $0 }))
+                guard let whole = Costs(fits.compactMap { $0 }, layout) else { return nil }
+                return Way(whole: whole, upper: Costs(fits[..<half].compactMap { $0 }, layout),
+                           lower: Costs(fits[half...].compactMap { $0 }, layout))
             }
         // The lower cost of the decision (which keeps to the parity patterns a code can have, so a
         // code read backwards fits worse), unless it rests on less than half the other's lines.
@@ -172,9 +185,9 @@ struct TemplateReader {
     }
 
     /// The best fit of the code to one line, when it fits at all.
-    static func fit(_ line: [Float], _ first: Double, _ last: Double, halves: Bool = false) -> EANLineFit? {
-        guard let fit = EANLineFit(darkness: line, firstEdge: first, lastEdge: last, halves: halves),
-              fit.cost / 12 <= maximumLineCost else { return nil }
+    static func fit(_ line: [Float], _ first: Double, _ last: Double, _ layout: Layout = .whole) -> EANLineFit? {
+        guard let fit = EANLineFit(darkness: line, firstEdge: first, lastEdge: last, halves: layout == .halves, upcE: layout == .upcE),
+              fit.cost / Double(layout.places) <= maximumLineCost else { return nil }
         return fit
     }
 
@@ -182,15 +195,22 @@ struct TemplateReader {
     static let parities: [[Bool]] = ["AAAAAA", "AABABB", "AABBAB", "AABBBA", "ABAABB",
                                      "ABBAAB", "ABBBAA", "ABABAB", "ABABBA", "ABBABA"].map { $0.map { $0 == "B" } }
 
+    /// The UPC-E parity patterns of number system 0 by check digit (A = false, B = true); number
+    /// system 1 has each inverted.
+    static let upcEParities: [[Bool]] = ["BBBAAA", "BBABAA", "BBAABA", "BBAAAB", "BABBAA",
+                                         "BAABBA", "BAAABB", "BABABA", "BABAAB", "BAABAB"].map { $0.map { $0 == "B" } }
+
     /// The costs of many lines summed: the evidence for each pattern at each place.
     struct Costs {
-        /// 6 places × (set A 0–9, set B 0–9).
+        /// 6 places × (set A 0–9, set B 0–9): an EAN-13's left half, or a UPC-E's six places.
         var left: [Float]
-        /// 6 places × set C 0–9.
+        /// 6 places × set C 0–9; unused for a UPC-E.
         var right: [Float]
         var lines: Int
+        var layout: Layout
 
-        init?(_ fits: [EANLineFit]) {
+        init?(_ fits: [EANLineFit], _ layout: Layout = .whole) {
+            self.layout = layout
             guard !fits.isEmpty else { return nil }
             left = [Float](repeating: 0, count: 120)
             right = [Float](repeating: 0, count: 60)
@@ -203,12 +223,16 @@ struct TemplateReader {
 
         /// Mean cost per line of the best pattern at each place.
         var meanCost: Float {
-            let places = (0..<6).map { left[($0 * 20)..<($0 * 20 + 20)].min()! + right[($0 * 10)..<($0 * 10 + 10)].min()! }
-            return places.reduce(0, +) / Float(lines) / 12
+            let places = (0..<6).map {
+                left[($0 * 20)..<($0 * 20 + 20)].min()! + (layout == .upcE ? 0 : right[($0 * 10)..<($0 * 10 + 10)].min()!)
+            }
+            return places.reduce(0, +) / Float(lines) / Float(layout.places)
         }
 
         /// Per place, how much worse per line `code`'s pattern fits than the best pattern there.
+        /// `code`: 13 digits; for a UPC-E, its GTIN-13 (`upcEShortfalls`).
         func shortfalls(of code: String) -> [Float]? {
+            if layout == .upcE { return upcEShortfalls(of: code) }
             let digits = code.compactMap(\.wholeNumberValue)
             guard digits.count == 13 else { return nil }
             let parity = TemplateReader.parities[digits[0]]
@@ -219,8 +243,23 @@ struct TemplateReader {
             }
         }
 
-        /// The code whose patterns cost least.
+        /// The shortfalls of the UPC-E that `gtin13` (the UPC-A it expands to, with a leading 0)
+        /// was printed as: its six digits, each in the set its number system and check digit give.
+        /// Two UPC-Es can expand to one UPC-A (`GTIN.upcEDigits`): the one that fits better.
+        private func upcEShortfalls(of gtin13: String) -> [Float]? {
+            let fits = GTIN.upcEDigits(ofGTIN13: gtin13).map { system, six, check in
+                let parity = TemplateReader.upcEParities[check].map { system == 0 ? $0 : !$0 }
+                return (0..<6).map { place in
+                    (left[place * 20 + (parity[place] ? 10 : 0) + six[place]] - left[(place * 20)..<(place * 20 + 20)].min()!)
+                        / Float(lines)
+                }
+            }
+            return fits.min { $0.max()! < $1.max()! }
+        }
+
+        /// The code whose patterns cost least (an EAN-13 or UPC-A: none for a UPC-E).
         var decision: Decision? {
+            guard layout != .upcE else { return nil }
             let lines = Float(self.lines)
             func best(_ costs: ArraySlice<Float>) -> (index: Int, cost: Float, margin: Float) {
                 let sorted = costs.sorted()
