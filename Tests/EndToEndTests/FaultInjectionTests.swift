@@ -43,6 +43,11 @@ final class FaultInjectionTests: XCTestCase {
         return folder.appendingPathComponent("faults.so").path
     }
 
+    override class func tearDown() {
+        if case .success(let path) = library { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        super.tearDown()
+    }
+
     /// `ingest run` over the samples with `fault` injected.
     private func run(_ fault: String, settings: [String: Any] = [:]) throws -> (work: SampleLibrary, stdout: String, status: String) {
         let work = try SampleLibrary(for: self, settings: settings)

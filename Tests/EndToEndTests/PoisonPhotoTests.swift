@@ -53,6 +53,11 @@ final class PoisonPhotoTests: XCTestCase {
         return folder.appendingPathComponent("poison.so").path
     }
 
+    override class func tearDown() {
+        if case .success(let path) = library { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        super.tearDown()
+    }
+
     /// A photo of a set of several: the other worker reads its neighbours when it crashes.
     private let poison = (set: "shelf-dump", file: "IMG_0005.jpg")
     private let reason = "the process died twice while reading this photo: SIGABRT"

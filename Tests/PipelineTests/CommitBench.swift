@@ -122,6 +122,10 @@ final class CommitBench {
         let folder = (try makeDetachedTemporaryFolder() as NSString).appendingPathComponent("shelf")
         _ = try runPython(shelfScript, arguments: [folder])
         shelf = folder
+        // Kept for every test of the process: removed, with the folder made for it, when it exits.
+        atexit {
+            if let shelf = CommitBench.shelf { try? FileManager.default.removeItem(atPath: (shelf as NSString).deletingLastPathComponent) }
+        }
         return folder
     }
 
