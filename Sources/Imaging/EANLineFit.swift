@@ -12,17 +12,27 @@ public struct EANLineFit: Sendable {
     /// The summed cost of the best digit at every place: 0 is a perfect fit, 12 (a UPC-E's 6) none at all.
     public var cost: Double
 
+    /// How a code is placed on each line: an EAN-13's or UPC-A's 95 modules as one, or each half
+    /// alone; or a UPC-E's 51.
+    public enum Layout: Sendable, Hashable {
+        case whole, halves, upcE
+
+        /// From the first bar's edge to the last.
+        public var modules: Double { self == .upcE ? 51 : 95 }
+        /// The digit places fitted.
+        public var places: Int { self == .upcE ? 6 : 12 }
+    }
+
     /// Fits the code to `darkness` (one value per pixel, ink high) whose first and last bar edges
-    /// are near `firstEdge` and `lastEdge`; nil when the code does not fit inside the line. With
-    /// `halves`, each half of the code is placed on the line alone (a code on a curved or folded
-    /// package, one half stretched against the other). With `upcE`, the code is fitted as a UPC-E
-    /// (51 modules from the first bar's edge to the last).
-    public init?(darkness: [Float], firstEdge: Double, lastEdge: Double, halves: Bool = false, upcE: Bool = false) {
+    /// are near `firstEdge` and `lastEdge`; nil when the code does not fit inside the line.
+    /// `.halves`: each half of the code is placed on the line alone (a code on a curved or folded
+    /// package, one half stretched against the other).
+    public init?(darkness: [Float], firstEdge: Double, lastEdge: Double, layout: Layout = .whole) {
         var left = [Float](repeating: 1, count: 120), right = [Float](repeating: 1, count: 60)
         let cost = darkness.withUnsafeBufferPointer { profile in
             left.withUnsafeMutableBufferPointer { left in
                 right.withUnsafeMutableBufferPointer { right in
-                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge, upcE ? 2 : halves ? 1 : 0,
+                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge, layout == .upcE ? 2 : layout == .halves ? 1 : 0,
                                         left.baseAddress, right.baseAddress)
                 }
             }

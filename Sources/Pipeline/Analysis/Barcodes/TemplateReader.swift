@@ -36,14 +36,7 @@ struct TemplateReader {
     /// places are laid out as an EAN-13's left half, between other guards.
     static let confirmed: Set<Symbology> = symbologies.union([.upcE])
 
-    /// How a code is placed on each line: an EAN-13's or UPC-A's 95 modules as one, or each half
-    /// alone; or a UPC-E's 51.
-    enum Layout {
-        case whole, halves, upcE
-
-        var modules: Double { self == .upcE ? 51 : 95 }
-        var places: Int { self == .upcE ? 6 : 12 }
-    }
+    typealias Layout = EANLineFit.Layout
 
     /// Lines across the bars: this many, evenly from 15 % to 85 % of the height.
     static let lineCount = 15
@@ -186,7 +179,7 @@ struct TemplateReader {
 
     /// The best fit of the code to one line, when it fits at all.
     static func fit(_ line: [Float], _ first: Double, _ last: Double, _ layout: Layout = .whole) -> EANLineFit? {
-        guard let fit = EANLineFit(darkness: line, firstEdge: first, lastEdge: last, halves: layout == .halves, upcE: layout == .upcE),
+        guard let fit = EANLineFit(darkness: line, firstEdge: first, lastEdge: last, layout: layout),
               fit.cost / Double(layout.places) <= maximumLineCost else { return nil }
         return fit
     }
