@@ -228,26 +228,27 @@ struct TemplateReader {
             if layout == .upcE { return upcEShortfalls(of: code) }
             let digits = code.compactMap(\.wholeNumberValue)
             guard digits.count == 13 else { return nil }
-            let parity = TemplateReader.parities[digits[0]]
-            return (0..<6).map { place in
-                (left[place * 20 + (parity[place] ? 10 : 0) + digits[1 + place]] - left[(place * 20)..<(place * 20 + 20)].min()!) / Float(lines)
-            } + (0..<6).map { place in
+            return leftShortfalls(digits: Array(digits[1...6]), parity: TemplateReader.parities[digits[0]]) + (0..<6).map { place in
                 (right[place * 10 + digits[7 + place]] - right[(place * 10)..<(place * 10 + 10)].min()!) / Float(lines)
             }
         }
 
         /// The shortfalls of the UPC-E that `gtin13` (the UPC-A it expands to, with a leading 0)
         /// was printed as: its six digits, each in the set its number system and check digit give.
-        /// Two UPC-Es can expand to one UPC-A (`GTIN.upcEDigits`): the one that fits better.
+        /// Several UPC-Es can expand to one UPC-A (`GTIN.upcEDigits`): the one that fits best.
         private func upcEShortfalls(of gtin13: String) -> [Float]? {
             let fits = GTIN.upcEDigits(ofGTIN13: gtin13).map { system, six, check in
-                let parity = TemplateReader.upcEParities[check].map { system == 0 ? $0 : !$0 }
-                return (0..<6).map { place in
-                    (left[place * 20 + (parity[place] ? 10 : 0) + six[place]] - left[(place * 20)..<(place * 20 + 20)].min()!)
-                        / Float(lines)
-                }
+                leftShortfalls(digits: six, parity: TemplateReader.upcEParities[check].map { system == 0 ? $0 : !$0 })
             }
             return fits.min { $0.max()! < $1.max()! }
+        }
+
+        /// The shortfalls of six digits at the left-half places, each in set B where `parity` says
+        /// so, else in set A.
+        private func leftShortfalls(digits: [Int], parity: [Bool]) -> [Float] {
+            (0..<6).map { place in
+                (left[place * 20 + (parity[place] ? 10 : 0) + digits[place]] - left[(place * 20)..<(place * 20 + 20)].min()!) / Float(lines)
+            }
         }
 
         /// The code whose patterns cost least (an EAN-13 or UPC-A: none for a UPC-E).
