@@ -6,7 +6,8 @@ import Vocabulary
 /// Reads a photo's barcodes from its overview decode, going back to the full-resolution pixels only
 /// for the regions that need them.
 ///
-/// 1. ZBar across the whole overview (the photo decoded once, shrunk on load to about 1000 px).
+/// 1. ZBar across the whole overview (the photo decoded once, shrunk on load to about 1000 px); around
+///    a QR code read there, its surroundings enlarged, for a finer QR code (`finerQRCodes`).
 /// 2. Where that finds nothing: the locator's candidate regions, each cut out of the overview,
 ///    turned so its bars stand upright, enlarged and smoothed along the bars, then read again.
 /// 3. Small candidates still unread, when the overview was shrunk: the rectangle around them is
@@ -80,7 +81,10 @@ final class BarcodeReader: Sendable {
             trace?.note("overview", source, reading, stands ? "kept" : "dropped", because: because)
             return stands
         }
-        if !trusted.isEmpty { return PhotoBarcodes(confirmed: trusted.map { $0.scaled(by: shrink) }) }
+        if !trusted.isEmpty {
+            let all = try trusted + finerQRCodes(beside: trusted, in: pixels, scanners: scanners)
+            return PhotoBarcodes(confirmed: all.map { $0.scaled(by: shrink) })
+        }
         var tried: [BarcodeCandidate] = []
         let found = try readCandidates(overview: pixels, shrink: shrink, scanners: scanners, tried: &tried,
                                        fullResolution: fullResolution, onPassFailed: onPassFailed)
