@@ -56,7 +56,7 @@ def tally(photos, reads):
     per, wrongs = defaultdict(lambda: [0, 0, 0]), []
     for index, (name, _, group, key, _) in enumerate(photos):
         way, found = name.split("/")[0], reads.get(rp.set_name(index), set())
-        bad = sorted(found) if group == "nobarcode" else sorted(r for r in found if not rp.is_correct(group, key, r))
+        bad = sorted(r for r in found if rp.is_wrong(name.split("/", 1)[1], group, key, r))
         if rp.is_retail(group):
             per[way][0] += any(rp.is_correct(group, key, r) for r in found)
             per[way][1] += 1
