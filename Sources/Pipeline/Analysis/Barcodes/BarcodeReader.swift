@@ -6,8 +6,8 @@ import Vocabulary
 /// Reads a photo's barcodes from its overview decode, going back to the full-resolution pixels only
 /// for the regions that need them.
 ///
-/// 1. ZBar across the whole overview (the photo decoded once, shrunk on load to about 1000 px); around
-///    a QR code read there, its surroundings enlarged, for a finer QR code (`finerQRCodes`).
+/// 1. ZBar across the whole overview (the photo decoded once, shrunk on load to about 1000 px); a QR
+///    code read there is read again enlarged, for a finer QR code inside it (`finerQRCodes`).
 /// 2. Where that finds nothing: the locator's candidate regions, each cut out of the overview,
 ///    turned so its bars stand upright, enlarged and smoothed along the bars, then read again.
 /// 3. Small candidates still unread, when the overview was shrunk: the rectangle around them is
