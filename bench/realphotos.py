@@ -397,9 +397,9 @@ def fate(explanation, key):
                                                           f"({LINKED_ZXING})")
 
 
-# What `ingest explain`'s reference read is: the references above turn the photo, shrink it, invert
-# it and read its luminance; this one does none of that.
-LINKED_ZXING = "ingest's zxing-cpp: rows only, not turned, shrunk or inverted, on the green band ingest reads"
+# What `ingest explain`'s reference read is: zxing-cpp as ingest links it, with its own defaults
+# (turned, shrunk, inverted) on the photo's luminance as ingest decodes it.
+LINKED_ZXING = "ingest's zxing-cpp with its defaults, on the luminance ingest decodes"
 
 
 def version(package):

@@ -30,16 +30,16 @@ int bitOf(BarcodeFormat format) {
     return 0;
 }
 
-ZXing::ReaderOptions optionsFor(int formats) {
+ZXing::ReaderOptions optionsFor(int formats, bool everyWay) {
     std::vector<BarcodeFormat> asked;
     for (const auto &[bit, format] : formatBits)
         if (formats & bit) asked.push_back(bit == INGEST_ZXING_QR ? BarcodeFormat::QRCode : format);
     ZXing::ReaderOptions options;
     options.setFormats(ZXing::BarcodeFormats(std::move(asked)));
     options.setTryHarder(true);
-    options.setTryRotate(false);
-    options.setTryDownscale(false);
-    options.setTryInvert(false);
+    options.setTryRotate(everyWay);
+    options.setTryDownscale(everyWay);
+    options.setTryInvert(everyWay);
     options.setBinarizer(ZXing::Binarizer::LocalAverage);
     options.setEanAddOnSymbol(ZXing::EanAddOnSymbol::Ignore);
     options.setReturnErrors(false);
@@ -63,12 +63,12 @@ void boundingBox(const ZXing::Position &position, ingest_zxing_symbol *symbol) {
 
 } // namespace
 
-extern "C" int ingest_zxing_read(const uint8_t *pixels, int width, int height, int stride, int formats,
+extern "C" int ingest_zxing_read(const uint8_t *pixels, int width, int height, int stride, int formats, int every_way,
                                  ingest_zxing_symbol *out, int capacity) {
     int count = 0;
     try {
         ZXing::ImageView image(pixels, width, height, ZXing::ImageFormat::Lum, stride);
-        for (const ZXing::Barcode &barcode : ZXing::ReadBarcodes(image, optionsFor(formats))) {
+        for (const ZXing::Barcode &barcode : ZXing::ReadBarcodes(image, optionsFor(formats, every_way != 0))) {
             if (count == capacity) break;
             int bit = bitOf(barcode.format());
             if (!barcode.isValid() || bit == 0) continue;

@@ -1,8 +1,9 @@
 /// What one decode of a photo yields.
 public struct DecodedPhoto: Sendable {
     public var header: ImageHeader
-    /// The photo's grey pixels at overview size: the green band of RGB, which reads barcodes as well
-    /// as luminance and costs no conversion.
+    /// The photo's grey pixels at overview size: the green band of RGB, which reads barcodes about
+    /// as well as luminance and costs no conversion (not always: zxing-cpp reads
+    /// ../shared/realphotos/off/8588005778190_2 on its luminance and not on its green band).
     public var overview: GreyImage
     /// How many original pixels one overview pixel spans, each way.
     public var shrink: Int

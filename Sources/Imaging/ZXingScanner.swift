@@ -28,15 +28,16 @@ public struct ZXingScanner: Sendable {
         return (lines - checkRows) * spacing + checkRows
     }
 
-    /// Every symbol zxing-cpp decodes in `image` as it is (not turned, not shrunk), with
-    /// coordinates in that image's pixels; none when zxing-cpp fails. A linear code's `quality` is
-    /// the pixel rows its agreeing lines stand for (`pixelRows`), whatever the image's height.
-    public func scan(_ image: GreyImage) -> [DecodedSymbol] {
+    /// Every symbol zxing-cpp decodes in `image` as it is (not turned, shrunk or inverted; with
+    /// `everyWay`, those too, as zxing-cpp's own defaults try them), with coordinates in that image's
+    /// pixels; none when zxing-cpp fails. A linear code's `quality` is the pixel rows its agreeing
+    /// lines stand for (`pixelRows`), whatever the image's height.
+    public func scan(_ image: GreyImage, everyWay: Bool = false) -> [DecodedSymbol] {
         guard image.width > 0, image.height > 0, formats != 0 else { return [] }
         var symbols = [ingest_zxing_symbol](repeating: ingest_zxing_symbol(), count: Self.capacity)
         let count = image.pixels.withUnsafeBufferPointer { pixels in
             ingest_zxing_read(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width),
-                              formats, &symbols, Int32(Self.capacity))
+                              formats, everyWay ? 1 : 0, &symbols, Int32(Self.capacity))
         }
         guard count > 0 else { return [] }
         defer { ingest_zxing_free(&symbols, count) }

@@ -15,7 +15,8 @@ extension Ingest {
                 became of it and why; each region tried that gave nothing (outcome "nothing"), and the rectangle \
                 decoded again at full resolution; then the codes the photo gives. A run reads a set's photos together: a code \
                 read once on one photo (unconfirmed) counts when another photo of the set reads it too. Last, for \
-                reference, what zxing-cpp alone reads on the whole photo at full resolution: a code there and not \
+                reference, what zxing-cpp alone reads on the whole photo at full resolution (turned, shrunk and \
+                inverted as well, as its own defaults try): a code there and not \
                 among the photo's was missed by the steps; none there, the decoder ingest links cannot read it. Exit \
                 codes: 0 every photo explained; 1 a photo could not be read (a run would quarantine it); 64 usage error.
                 """
@@ -68,7 +69,7 @@ extension Ingest {
             lines.append("  codes: " + (codes.isEmpty ? "none" : codes.joined(separator: ", "))
                 + (explanation.unconfirmed.isEmpty ? "" : "; unconfirmed: " + explanation.unconfirmed.joined(separator: ", ")))
             let reference = explanation.zxingOnWholePhoto.map { $0.isEmpty ? "nothing" : $0.joined(separator: ", ") }
-            lines.append("  for reference, zxing-cpp alone on the whole photo at full resolution: " + (reference ?? "could not decode it"))
+            lines.append("  for reference, zxing-cpp alone on the whole photo at full resolution, every way: " + (reference ?? "could not decode it"))
             return lines.joined(separator: "\n")
         }
     }

@@ -63,6 +63,16 @@ final class ExplainTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(read, 5, "the samples' photos of barcodes")
     }
 
+    func testExplain_referenceRead_triesTheWaysZXingCppTriesByDefault_onTheLuminance() throws {
+        // An EAN-13 standing on its end on a curved bottle (../shared/realphotos/off): zxing-cpp reads
+        // it with its defaults, turning the photo, on its luminance, and not on the green band the
+        // overview keeps. The reference read is what a user compares with, so it reads that way.
+        let work = try SampleLibrary(for: self)
+        let photo = RealPhotos.folder.appendingPathComponent("off/8588005778190_2.jpg").path
+        let explanation = try XCTUnwrap(try explain([photo], in: work).first)
+        XCTAssertEqual(explanation.zxingOnWholePhoto, ["8588005778190"])
+    }
+
     func testExplain_text_namesEachReadAndTheOutcome_andABadFileExits1() throws {
         let work = try SampleLibrary(for: self)
         let text = try work.ingest(["explain", "inbox/single-product/IMG_0001.jpg", "inbox/bad-files/zz_truncated.jpg"])

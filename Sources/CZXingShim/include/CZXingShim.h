@@ -28,10 +28,11 @@ typedef struct ingest_zxing_symbol {
 } ingest_zxing_symbol;
 
 /// Reads the symbols of `formats` (INGEST_ZXING_ bits) in an 8-bit grey image of `stride`-byte
-/// rows, at most `capacity` of them into `out`. Only what the image shows as it is: no turning and
-/// no downscaling, which the caller does. Returns how many were written, or -1 when zxing-cpp
-/// failed (an exception; nothing is written then).
-int ingest_zxing_read(const uint8_t *pixels, int width, int height, int stride, int formats,
+/// rows, at most `capacity` of them into `out`. With `every_way` 0, only what the image shows as it
+/// is: no turning, downscaling or inverting, which the caller does; else all three as well, as
+/// zxing-cpp's own defaults try them. Returns how many were written, or -1 when zxing-cpp failed
+/// (an exception; nothing is written then).
+int ingest_zxing_read(const uint8_t *pixels, int width, int height, int stride, int formats, int every_way,
                       ingest_zxing_symbol *out, int capacity);
 
 /// Frees the texts of `count` symbols written by ingest_zxing_read.

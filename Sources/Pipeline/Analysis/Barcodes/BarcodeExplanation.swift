@@ -17,8 +17,8 @@ public struct BarcodeExplanation: Sendable, Encodable {
     public var unconfirmed: [String]
     /// The add-on read beside each code that has one, by code.
     public var addons: [String: String]
-    /// What zxing-cpp alone reads on the whole photo at full resolution: not a step of reading
-    /// (too slow for every photo), a reference. A code given here and not above is one the steps
+    /// What zxing-cpp alone reads on the whole photo at full resolution, also turned, shrunk and
+    /// inverted as its own defaults try: not a step of reading (too slow for every photo), a reference. A code given here and not above is one the steps
     /// never looked at the right way; none here means the decoder ingest links cannot read it.
     /// Nil when the full-resolution pixels could not be decoded.
     public var zxingOnWholePhoto: [String]?
@@ -40,10 +40,11 @@ extension PhotoAnalyzer {
         let reads = try barcodes(of: decoded, bytes: snapshot.bytes, with: BarcodeReader(symbologies: config.symbologies, rules: rules, trace: trace),
                                  file: path)
         let codes = Self.deduplicated(reads.confirmed)
-        // The overview is the whole photo at full resolution when it was not shrunk.
+        // A JPEG's luminance as the references read it (the overview is its green band); else the
+        // grey pixels kept at full resolution, or the overview when it is the whole photo unshrunk.
         let frame = PixelBox(x: 0, y: 0, width: decoded.header.width, height: decoded.header.height)
-        let whole = decoded.shrink == 1 ? decoded.overview : try? decoded.fullResolution(frame, from: snapshot.bytes).pixels
-        let zxing = whole.map { ZXingScanner(symbologies: config.symbologies).scan($0).compactMap(GTIN.reading(from:)).map(\.productKey) }
+        let whole = (try? decoded.fullResolution(frame, from: snapshot.bytes).pixels) ?? (decoded.shrink == 1 ? decoded.overview : nil)
+        let zxing = whole.map { ZXingScanner(symbologies: config.symbologies).scan($0, everyWay: true).compactMap(GTIN.reading(from:)).map(\.productKey) }
         return BarcodeExplanation(photo: path, width: decoded.header.width, height: decoded.header.height,
                                   overviewShrink: decoded.shrink, events: trace.events, codes: codes.map(\.productKey),
                                   unconfirmed: Self.deduplicated(reads.unconfirmed).map(\.productKey),
