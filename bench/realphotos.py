@@ -392,7 +392,7 @@ def fate(explanation, key):
     gave = f"the photo gave `{'`, `'.join(others)}`; " if others else ""
     reference = explanation.get("zxingOnWholePhoto")
     if reference is None or any(key == plain(code) or key in gtin13_candidates(code) for code in reference):
-        return "never read by any step", gave + "the linked zxing-cpp reads it on the whole photo at full resolution"
+        return "never read by any step", gave + f"the linked zxing-cpp reads it on the whole photo at full resolution ({LINKED_ZXING})"
     return "not readable by the linked decoders", gave + ("zxing-cpp as linked reads nothing of it on the whole photo either "
                                                           f"({LINKED_ZXING})")
 
