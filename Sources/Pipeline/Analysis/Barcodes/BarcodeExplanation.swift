@@ -18,8 +18,9 @@ public struct BarcodeExplanation: Sendable, Encodable {
     /// The add-on read beside each code that has one, by code.
     public var addons: [String: String]
     /// What zxing-cpp alone reads on the whole photo at full resolution, also turned, shrunk and
-    /// inverted as its own defaults try: not a step of reading (too slow for every photo), a reference. A code given here and not above is one the steps
-    /// never looked at the right way; none here means the decoder ingest links cannot read it.
+    /// inverted as its own defaults try: not a step of reading (too slow for every photo), a
+    /// reference. A code given here and not above is one the steps never looked at the right way;
+    /// none here means the decoder ingest links cannot read it.
     /// Nil when the full-resolution pixels could not be decoded.
     public var zxingOnWholePhoto: [String]?
 }

@@ -15,7 +15,7 @@ extension BarcodeReader {
     /// overview did not give counts, as any QR code does (it corrects its own errors). Only the
     /// box: its surroundings too cost four times as much, on every photo with a QR code.
     /// Boxes are in the overview's pixels.
-    func finerQRCodes(beside found: [BarcodeReading], in pixels: GreyImage, scanners: Scanners) throws -> [BarcodeReading] {
+    func finerQRCodes(inside found: [BarcodeReading], in pixels: GreyImage, scanners: Scanners) throws -> [BarcodeReading] {
         let codes = found.filter { $0.symbology == .qr }
         guard !codes.isEmpty else { return [] }
         let scanner = BarcodeScanner(symbologies: [.qr], density: scanners.frameDensity)

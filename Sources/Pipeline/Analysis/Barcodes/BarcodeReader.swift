@@ -82,7 +82,7 @@ final class BarcodeReader: Sendable {
             return stands
         }
         if !trusted.isEmpty {
-            let all = try trusted + finerQRCodes(beside: trusted, in: pixels, scanners: scanners)
+            let all = try trusted + finerQRCodes(inside: trusted, in: pixels, scanners: scanners)
             return PhotoBarcodes(confirmed: all.map { $0.scaled(by: shrink) })
         }
         var tried: [BarcodeCandidate] = []
