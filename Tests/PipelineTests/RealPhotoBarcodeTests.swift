@@ -64,7 +64,7 @@ final class RealPhotoBarcodeTests: XCTestCase {
     func testReadAll_doubleQR_readsTheFinerCodeInsideTheOneTheOverviewRead() throws {
         // A "double QR": a QR code with modules 2.4 px wide inside one with modules twice as wide.
         // ZBar reads the outer one across the photo and not the inner, too fine for it there;
-        // read again around the outer code, enlarged, the inner one is read too.
+        // read again inside the outer code's box, enlarged, the inner one is read too.
         let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/qrcode-2-16.webp") })
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
         let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
