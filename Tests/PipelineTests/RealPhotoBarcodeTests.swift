@@ -95,21 +95,28 @@ final class RealPhotoBarcodeTests: XCTestCase {
                       "kept by zxing-cpp's read, past the quiet zone test")
     }
 
-    func testReadAll_zxingReadAcrossTheOverview_countsByItsLinesAsZBarsWould() throws {
+    func testSecondLook_zxingReadAcrossTheOverview_countsByItsLinesAsZBarsWould() throws {
         // A photo none of whose regions ZBar reads: zxing-cpp across the whole overview (1200 rows
         // high) reads its EAN-13 on every 2nd row, 38 lines: 74 pixel rows, as ZBar counts lines.
+        // The reader reads it before its second look, in the region turned by 0° only
+        // (`readTurnedByRightAngle`); the second look is asked here alone.
+        let bytes = [UInt8](try Data(contentsOf: RealPhotos.folder.appendingPathComponent("off/3321271194050_2.jpg")))
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 64, thumbnailWidth: 400).decode(bytes)
         let trace = ReadTrace()
-        let reads = try Self.readAll(off: "3321271194050_2.jpg", rules: .fitted, trace: trace)
-        XCTAssertEqual(reads.confirmed.map(\.gtin13), ["3321271194050"])
+        let all = Set(Symbology.allCases)
+        let evidence = try BarcodeReader(symbologies: all, rules: .fitted, trace: trace)
+            .secondLook(overview: decoded.overview, candidates: CellGrid(decoded.overview).map(BarcodeLocator().candidates(in:)) ?? [],
+                        weak: [], scanners: Scanners(symbologies: all, shrink: decoded.shrink))
+        XCTAssertEqual(evidence.accepted.map(\.gtin13), ["3321271194050"])
         XCTAssertEqual(trace.events.filter { $0.source == "zxing, copy ×1 of the overview" && $0.outcome == "read" }.map(\.lines), [74])
-        // Fewer lines than the rules ask for: that read alone would wait for another photo of the
-        // set. zxing-cpp also reads the region of the code's whole extent
-        // (`BarcodeLocator.extent(of:direction:in:)`), a view of its own, and the two confirm it.
+        // The whole reader, with rules that ask more lines of one read than it has: the region's
+        // copy at its size (67 lines) and enlarged, two views, confirm it.
         var rules = AcceptanceRules.fitted
         rules.confirmedLines = 75
-        let strict = try Self.readAll(off: "3321271194050_2.jpg", rules: rules, trace: trace)
-        XCTAssertEqual(strict.confirmed.map(\.gtin13), ["3321271194050"])
-        XCTAssertTrue(trace.events.contains { $0.source == "zxing, copy region" && $0.outcome == "read" })
+        let regionTrace = ReadTrace()
+        XCTAssertEqual(try Self.readAll(off: "3321271194050_2.jpg", rules: rules, trace: regionTrace).confirmed.map(\.gtin13),
+                       ["3321271194050"])
+        XCTAssertTrue(regionTrace.events.contains { $0.source.hasSuffix("turned 0° only, zxing-cpp") && $0.outcome == "read" })
     }
 
     func testReadAll_codeReadOnlyInA2DRegionWhoseBarsReadNothing_isDropped() throws {
@@ -157,6 +164,37 @@ final class RealPhotoBarcodeTests: XCTestCase {
         // last quarter of the code out. ZBar reads it on the box of its whole extent.
         let reads = try Self.readAll(off: "4311501625217_4.jpg", rules: .fitted, trace: nil)
         XCTAssertEqual(reads.confirmed.map(\.gtin13), ["4311501625217"])
+    }
+
+    func testReadAll_codeTiltedInItsRegion_isReadTurnedByARightAngleOnlyAndConfirmedByAnEnlargedCopy() throws {
+        // A close-up whose bars stand 5° off the upright in the region the locator found. Turned
+        // by 0° only (no pixel resampled across the bars), zxing-cpp reads it at its size, and
+        // again on the copy enlarged as the region's others are.
+        let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/ean13-1-10.webp") })
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
+        let trace = ReadTrace()
+        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases), trace: trace)
+            .read(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
+        XCTAssertEqual(reads.map(\.gtin13), ["8480010001136"])
+        let turned = trace.events.filter { $0.source.contains("turned 0° only") && $0.code == "8480010001136" }
+        XCTAssertTrue(turned.contains { $0.source.hasSuffix("only, zxing-cpp") && $0.outcome == "read" }, "\(turned)")
+        XCTAssertTrue(turned.contains { $0.source.contains("only ×") && $0.outcome == "read" }, "\(turned)")
+    }
+
+    func testReadAll_codeReadOnceTurnedByARightAngleOnly_isDroppedWithoutASecondCopy() throws {
+        // An EAN-13 on its end on a curved bottle, 12° off the right angle: no upright copy reads,
+        // and zxing-cpp reads the region turned by 90° only, at its size. Neither decoder reads the
+        // enlarged copy, and one read of one copy is not enough (JPEG artefacts misread so).
+        let trace = ReadTrace()
+        let reads = try Self.readAll(off: "8588005778190_2.jpg", rules: .fitted, trace: trace)
+        XCTAssertEqual(reads.confirmed.map(\.gtin13), [])
+        XCTAssertTrue(trace.events.contains {
+            $0.code == "8588005778190" && $0.source.hasSuffix("turned 90° only, zxing-cpp") && $0.outcome == "read"
+        })
+        XCTAssertTrue(trace.events.contains {
+            $0.code == "8588005778190" && $0.outcome == "dropped" && $0.because == "no differently prepared copy of the region read it"
+        })
     }
 
     /// One photo of `off/` (whole photos of groceries), read with `rules` as `ingest` reads it.

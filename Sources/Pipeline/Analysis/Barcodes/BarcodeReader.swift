@@ -191,7 +191,8 @@ final class BarcodeReader: Sendable {
     }
 
     /// Reads one candidate region of `image`: a 1-D code turned upright, enlarged and smoothed along
-    /// its bars, then (in the overview only, where the direction may be off) as it is; a 2-D code
+    /// its bars, then (in the overview only, where the direction may be off) as it is, and last (in
+    /// the overview only) turned by a right angle alone (`readTurnedByRightAngle`); a 2-D code
     /// enlarged in the overview, taken as it is at full resolution (its modules are large enough there).
     /// Traced as `step` and `source`; without a step (a read that weighs another), not.
     func read(_ candidate: BarcodeCandidate, in image: GreyImage, scanners: Scanners,
@@ -222,6 +223,11 @@ final class BarcodeReader: Sendable {
                 }
                 return false
             }
+            if !readings.isEmpty { return readings }
+        }
+        if candidate.isLinear && !fullResolution {
+            let readings = try readTurnedByRightAngle(candidate, in: image, scale: scale, scanners: scanners,
+                                                      trace: trace, step: step, source: source)
             if !readings.isEmpty { return readings }
         }
         trace?.note(step, source, nil, "nothing", because: "no copy of the region gave a code that counts")
