@@ -13,8 +13,12 @@ extension SetCommitter {
     /// (their worker is gone, or let the set go) are recovered, and only the journal and staging
     /// folders of workers whose lease has lapsed are cleared.
     func recover() throws {
+        // Folders first, then the live workers: a worker registers before it makes its folders, so
+        // a folder listed is a live worker's only if that worker is in a list fetched after it
+        // (fetched before, a worker starting meanwhile lost its staging folder to this one).
+        let folders = try CommitJournal.workerFolders(in: layout.journal)
         let live = try worker.liveWorkers()
-        let gone = try CommitJournal.workerFolders(in: layout.journal).filter { !live.contains($0) || $0 == worker.id }
+        let gone = folders.filter { !live.contains($0) || $0 == worker.id }
         try FileOperations.removeTemporaries(inFolders: Set([layout.journal] + gone.map { (layout.journal as NSString).appendingPathComponent($0) }))
         for path in try CommitJournal.pending(in: layout.journal) {
             guard let read = try readUnlessGone(path) else { continue }
@@ -34,7 +38,7 @@ extension SetCommitter {
         for folder in gone where folder != worker.id {
             FileOperations.removeEmptyFolders((layout.journal as NSString).appendingPathComponent(folder), stoppingAt: layout.journal)
         }
-        try clearStaging(keeping: live)
+        try clearStaging()
     }
 
     /// Finishes or undoes the journals other workers left for the set `name`, which this worker
@@ -88,11 +92,14 @@ extension SetCommitter {
         }
     }
 
-    /// Empties this worker's staging folder, and removes the staging of workers not in `live`
-    /// (alone on the library, all of staging: also files older versions staged at its top).
-    private func clearStaging(keeping live: Set<String>) throws {
+    /// Empties this worker's staging folder, and removes the staging of workers not live (alone
+    /// on the library, all of staging: also files older versions staged at its top). Listed
+    /// before the live workers are asked, as in `recover()`.
+    private func clearStaging() throws {
         if worker.isShared {
-            for folder in try stagingFolders() where !live.contains(folder) || folder == worker.id {
+            let folders = try stagingFolders()
+            let live = try worker.liveWorkers()
+            for folder in folders where !live.contains(folder) || folder == worker.id {
                 try? FileOperations.removeTree((layout.staging as NSString).appendingPathComponent(folder))
             }
         } else {
@@ -112,7 +119,7 @@ extension SetCommitter {
     /// staging of workers that died meanwhile (their journals wait for whoever claims their sets).
     func tidy() {
         FileOperations.removeEmptyFolders(stagingFolder, stoppingAt: layout.staging)
-        guard worker.isShared, let live = try? worker.liveWorkers(), let folders = try? stagingFolders() else { return }
+        guard worker.isShared, let folders = try? stagingFolders(), let live = try? worker.liveWorkers() else { return }
         for folder in folders where !live.contains(folder) {
             try? FileOperations.removeTree((layout.staging as NSString).appendingPathComponent(folder))
         }
