@@ -46,11 +46,15 @@ final class PhotosInFlight: Sendable {
     private let turns = FairShares(limit: 1)
     private let logger: Logger
 
-    /// Recovers what the workers not in `live` (and this one's earlier process) left in
-    /// `layout.inFlight`, loads the deaths, and makes this worker's folder and crash note.
-    init(layout: LibraryLayout, worker: String, live: Set<String>, inbox: String, logger: Logger) throws {
+    /// Recovers what the workers not `live` (and this one's earlier process) left in
+    /// `layout.inFlight`, loads the deaths, and makes this worker's folder and crash note. The
+    /// folders are listed before `live` is asked (as `SetCommitter.recover()` does): a worker
+    /// registers before it makes its folder, and one starting meanwhile keeps it.
+    init(layout: LibraryLayout, worker: String, live: () throws -> Set<String>, inbox: String, logger: Logger) throws {
         self.logger = logger
-        for name in try Self.folders(in: layout.inFlight) where name == worker || !live.contains(name) {
+        let folders = try Self.folders(in: layout.inFlight)
+        let live = try live()
+        for name in folders where name == worker || !live.contains(name) {
             try Self.recover((layout.inFlight as NSString).appendingPathComponent(name), into: layout.crashes, logger: logger)
         }
         crashes = layout.crashes
