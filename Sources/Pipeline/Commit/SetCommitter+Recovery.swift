@@ -13,12 +13,7 @@ extension SetCommitter {
     /// (their worker is gone, or let the set go) are recovered, and only the journal and staging
     /// folders of workers whose lease has lapsed are cleared.
     func recover() throws {
-        // Folders first, then the live workers: a worker registers before it makes its folders, so
-        // a folder listed is a live worker's only if that worker is in a list fetched after it
-        // (fetched before, a worker starting meanwhile lost its staging folder to this one).
-        let folders = try CommitJournal.workerFolders(in: layout.journal)
-        let live = try worker.liveWorkers()
-        let gone = folders.filter { !live.contains($0) || $0 == worker.id }
+        let gone = try worker.goneWorkersFolders({ try CommitJournal.workerFolders(in: layout.journal) }, own: true)
         try FileOperations.removeTemporaries(inFolders: Set([layout.journal] + gone.map { (layout.journal as NSString).appendingPathComponent($0) }))
         for path in try CommitJournal.pending(in: layout.journal) {
             guard let read = try readUnlessGone(path) else { continue }
@@ -92,14 +87,11 @@ extension SetCommitter {
         }
     }
 
-    /// Empties this worker's staging folder, and removes the staging of workers not live (alone
-    /// on the library, all of staging: also files older versions staged at its top). Listed
-    /// before the live workers are asked, as in `recover()`.
+    /// Empties this worker's staging folder, and removes the staging of workers whose lease has
+    /// lapsed (alone on the library, all of staging: also files older versions staged at its top).
     private func clearStaging() throws {
         if worker.isShared {
-            let folders = try stagingFolders()
-            let live = try worker.liveWorkers()
-            for folder in folders where !live.contains(folder) || folder == worker.id {
+            for folder in try worker.goneWorkersFolders(stagingFolders, own: true) {
                 try? FileOperations.removeTree((layout.staging as NSString).appendingPathComponent(folder))
             }
         } else {
@@ -119,8 +111,8 @@ extension SetCommitter {
     /// staging of workers that died meanwhile (their journals wait for whoever claims their sets).
     func tidy() {
         FileOperations.removeEmptyFolders(stagingFolder, stoppingAt: layout.staging)
-        guard worker.isShared, let folders = try? stagingFolders(), let live = try? worker.liveWorkers() else { return }
-        for folder in folders where !live.contains(folder) {
+        guard worker.isShared, let gone = try? worker.goneWorkersFolders(stagingFolders, own: false) else { return }
+        for folder in gone {
             try? FileOperations.removeTree((layout.staging as NSString).appendingPathComponent(folder))
         }
     }

@@ -57,8 +57,7 @@ public final class IngestRun: Sendable {
         try committer.recover()
         try FileOperations.makeDirectories(committer.stagingFolder)
         let analyzer = try PhotoAnalyzer(config: config, stagingFolder: committer.stagingFolder, logger: logger)
-        let inFlight = try PhotosInFlight(layout: layout, worker: worker.id, live: worker.liveWorkers,
-                                          inbox: config.inbox, logger: logger)
+        let inFlight = try PhotosInFlight(layout: layout, worker: worker, inbox: config.inbox, logger: logger)
         defer { inFlight.close() }
         let sets = sets.filter { !$0.files.isEmpty || !$0.skipped.isEmpty }
         let photos = sets.reduce(0) { $0 + $1.files.count }

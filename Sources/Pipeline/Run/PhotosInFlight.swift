@@ -46,15 +46,12 @@ final class PhotosInFlight: Sendable {
     private let turns = FairShares(limit: 1)
     private let logger: Logger
 
-    /// Recovers what the workers not `live` (and this one's earlier process) left in
-    /// `layout.inFlight`, loads the deaths, and makes this worker's folder and crash note. The
-    /// folders are listed before `live` is asked (as `SetCommitter.recover()` does): a worker
-    /// registers before it makes its folder, and one starting meanwhile keeps it.
-    init(layout: LibraryLayout, worker: String, live: () throws -> Set<String>, inbox: String, logger: Logger) throws {
+    /// Recovers what the workers whose lease has lapsed (and this one's earlier process) left in
+    /// `layout.inFlight`, loads the deaths, and makes this worker's folder and crash note.
+    init(layout: LibraryLayout, worker session: WorkerSession, inbox: String, logger: Logger) throws {
         self.logger = logger
-        let folders = try Self.folders(in: layout.inFlight)
-        let live = try live()
-        for name in folders where name == worker || !live.contains(name) {
+        let worker = session.id
+        for name in try session.goneWorkersFolders({ try Self.folders(in: layout.inFlight) }, own: true) {
             try Self.recover((layout.inFlight as NSString).appendingPathComponent(name), into: layout.crashes, logger: logger)
         }
         crashes = layout.crashes

@@ -102,6 +102,17 @@ public final class WorkerSession: Sendable {
         isShared ? ClaimedSet(setName: name, worker: id) : nil
     }
 
+    /// Of the per-worker folders `list` gives (named by worker id), those of workers whose lease
+    /// has lapsed, and this worker's own when `own`. Listed first, then the live workers are
+    /// asked: a worker registers before it makes its folders, so a folder seen is a live
+    /// worker's only if a list fetched after it names that worker (fetched before, a worker
+    /// starting in between lost its staging folder and failed all its photos).
+    func goneWorkersFolders(_ list: () throws -> [String], own: Bool) throws -> [String] {
+        let folders = try list()
+        let live = try liveWorkers()
+        return folders.filter { !live.contains($0) || (own && $0 == id) }
+    }
+
     /// The ids of the workers whose lease has not lapsed (this one among them).
     func liveWorkers() throws -> Set<String> {
         guard isShared else { return [id] }
