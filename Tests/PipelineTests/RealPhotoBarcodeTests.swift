@@ -51,12 +51,8 @@ final class RealPhotoBarcodeTests: XCTestCase {
         // A UPC-E 148×62 px: only zxing-cpp reads it, once (its ×1.5 copy): one read of one
         // decoder, kept unconfirmed until the template reader judged UPC-Es. Placed as a UPC-E,
         // the bars fit the code's six patterns and parities best at every place.
-        let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/upce-2-20.webp") })
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
-        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
         let trace = ReadTrace()
-        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases), rules: .fitted, trace: trace)
-            .readAll(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
+        let (photo, reads) = try Self.readAll(barcodes: "upce-2-20.webp", trace: trace)
         XCTAssertEqual(reads.confirmed.map(\.gtin13), [photo.text])
         XCTAssertTrue(trace.events.contains { $0.source == "template reader" && $0.outcome == "confirmed" && $0.code == photo.text })
     }
@@ -65,11 +61,8 @@ final class RealPhotoBarcodeTests: XCTestCase {
         // A "double QR": a QR code with modules 2.4 px wide inside one with modules twice as wide.
         // ZBar reads the outer one across the photo and not the inner, too fine for it there;
         // read again inside the outer code's box, enlarged, the inner one is read too.
-        let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/qrcode-2-16.webp") })
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
-        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
-        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases))
-            .read(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
+        let (photo, photoBarcodes) = try Self.readAll(barcodes: "qrcode-2-16.webp", trace: nil)
+        let reads = photoBarcodes.confirmed
         XCTAssertEqual(reads.count, 2, "\(reads.map(\.text))")
         XCTAssertEqual(reads.filter { photo.isRead(text: $0.text, gtin13: $0.gtin13) }.count, 1, "the inner code, once")
         XCTAssertTrue(reads.allSatisfy { $0.symbology == .qr })
@@ -170,13 +163,9 @@ final class RealPhotoBarcodeTests: XCTestCase {
         // A close-up whose bars stand 5° off the upright in the region the locator found. Turned
         // by 0° only (no pixel resampled across the bars), zxing-cpp reads it at its size, and
         // again on the copy enlarged as the region's others are.
-        let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/ean13-1-10.webp") })
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
-        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
         let trace = ReadTrace()
-        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases), trace: trace)
-            .read(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
-        XCTAssertEqual(reads.map(\.gtin13), ["8480010001136"])
+        let reads = try Self.readAll(barcodes: "ean13-1-10.webp", trace: trace).reads
+        XCTAssertEqual(reads.confirmed.map(\.gtin13), ["8480010001136"])
         let turned = trace.events.filter { $0.source.contains("turned 0° only") && $0.code == "8480010001136" }
         XCTAssertTrue(turned.contains { $0.source.hasSuffix("only, zxing-cpp") && $0.outcome == "read" }, "\(turned)")
         XCTAssertTrue(turned.contains { $0.source.contains("only ×") && $0.outcome == "read" }, "\(turned)")
@@ -195,6 +184,17 @@ final class RealPhotoBarcodeTests: XCTestCase {
         XCTAssertTrue(trace.events.contains {
             $0.code == "8588005778190" && $0.outcome == "dropped" && $0.because == "no differently prepared copy of the region read it"
         })
+    }
+
+    /// One photo of `barcodes/` (close-ups, some 11 px tall), read with the fitted rules as
+    /// `bench/realphotos.py` has `ingest` read it (`minPixels` 8).
+    static func readAll(barcodes file: String, trace: ReadTrace?) throws -> (photo: RealPhotos.Photo, reads: PhotoBarcodes) {
+        let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/\(file)") })
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
+        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases), rules: .fitted, trace: trace)
+            .readAll(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
+        return (photo, reads)
     }
 
     /// One photo of `off/` (whole photos of groceries), read with `rules` as `ingest` reads it.
