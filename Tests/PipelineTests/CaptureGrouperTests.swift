@@ -8,6 +8,7 @@ import XCTest
 private struct TestPhoto: Groupable, Equatable {
     var groupingName: String
     var time: CaptureTime
+    var fileTime: Double
     var primaryBarcode: BarcodeReading?
 
     /// A photo taken `seconds` after a fixed instant, with a known offset (source `.exif`).
@@ -16,10 +17,23 @@ private struct TestPhoto: Groupable, Equatable {
                                           source: .exif), barcode)
     }
 
-    init(_ name: String, time: CaptureTime, _ barcode: BarcodeReading? = nil) {
+    /// Its file written when it was taken, unless `fileTime` says otherwise.
+    init(_ name: String, time: CaptureTime, fileTime: Double? = nil, _ barcode: BarcodeReading? = nil) {
         groupingName = name
         self.time = time
+        self.fileTime = fileTime ?? time.utc
         primaryBarcode = barcode
+    }
+
+    /// A photo taken `seconds` after the fixed instant whose file was last written at `fileSeconds`.
+    init(_ name: String, at seconds: Double, fileAt fileSeconds: Double, _ barcode: BarcodeReading? = nil) {
+        self.init(name, time: CaptureTime(utc: 1_800_000_000 + seconds, offsetSeconds: 0, hasFraction: false,
+                                          source: .exif), fileTime: 1_800_000_000 + fileSeconds, barcode)
+    }
+
+    /// A photo without EXIF time, its file last written at `fileSeconds` after the fixed instant.
+    init(_ name: String, withoutExifFileAt fileSeconds: Double, _ barcode: BarcodeReading? = nil) {
+        self.init(name, time: .fromFileTime(seconds: 1_800_000_000 + Int(fileSeconds), nanoseconds: 0), barcode)
     }
 }
 
@@ -138,7 +152,7 @@ final class CaptureGrouperTests: XCTestCase {
                       TestPhoto("odd", time: try exif("09:01:30", "+01:00"))]
         let groups = grouper.group(photos)
         XCTAssertEqual(names(groups), [["a", "b", "no-offset", "c", "odd"]])
-        let ordered = CaptureGrouper.timeOrdered(photos)
+        let ordered = grouper.timeOrdered(photos)
         XCTAssertEqual(ordered.map(\.instant)[2], photos[2].time.utc - 7200, "borrowed +02:00, not the odd +01:00")
     }
 
@@ -149,5 +163,47 @@ final class CaptureGrouperTests: XCTestCase {
         let groups = grouper.group([TestPhoto("b", time: try wall("10:00:30")), TestPhoto("a", time: try wall("10:00:00")),
                                     TestPhoto("c", time: try wall("10:05:00"))])
         XCTAssertEqual(names(groups), [["a", "b"], ["c"]])
+    }
+
+    func testGroup_setCopiedWithoutItsFileTimes_placesPhotoWithoutExifTimeByName() {
+        // Copied days later (cp without -p, an upload): every file time is the copy's. The photo
+        // whose EXIF lost its time would sort after all the others and, by the gap, stand alone.
+        let copied = 400_000.0
+        let groups = grouper.group([TestPhoto("IMG_01", at: 0, fileAt: copied, coffee),
+                                    TestPhoto("IMG_02", at: 10, fileAt: copied),
+                                    TestPhoto("IMG_03", withoutExifFileAt: copied),
+                                    TestPhoto("IMG_04", at: 300, fileAt: copied, tea),
+                                    TestPhoto("IMG_05", at: 310, fileAt: copied)])
+        XCTAssertEqual(names(groups), [["IMG_01", "IMG_02", "IMG_03"], ["IMG_04", "IMG_05"]])
+        XCTAssertEqual(groups.map(\.barcode), [coffee, tea])
+    }
+
+    func testGroup_photoWithoutExifTimeNamedFirst_joinsThePhotoNamedAfterIt() {
+        let groups = grouper.group([TestPhoto("IMG_01", withoutExifFileAt: 900),
+                                    TestPhoto("IMG_02", at: 0, fileAt: 900, coffee),
+                                    TestPhoto("IMG_03", at: 300, fileAt: 900, tea)])
+        XCTAssertEqual(names(groups), [["IMG_01", "IMG_02"], ["IMG_03"]])
+    }
+
+    func testGroup_photoWithoutExifTimeAndAnotherBarcode_stillStartsItsOwnCapture() {
+        let groups = grouper.group([TestPhoto("IMG_01", at: 0, fileAt: 900, coffee),
+                                    TestPhoto("IMG_02", withoutExifFileAt: 900, tea),
+                                    TestPhoto("IMG_03", at: 20, fileAt: 900, tea)])
+        XCTAssertEqual(names(groups), [["IMG_01"], ["IMG_02", "IMG_03"]])
+    }
+
+    func testGroup_fileTimesThatStillRecordCaptures_areBelievedForPhotosWithoutExifTime() {
+        // Each photo with EXIF time has its file written within the gap of it: the file time of
+        // the one without is taken as its capture time, gap and all, whatever its name.
+        let groups = grouper.group([TestPhoto("IMG_01", at: 0, fileAt: 1, coffee),
+                                    TestPhoto("IMG_02", withoutExifFileAt: 1000),
+                                    TestPhoto("IMG_03", at: 10, fileAt: 11)])
+        XCTAssertEqual(names(groups), [["IMG_01", "IMG_03"], ["IMG_02"]])
+    }
+
+    func testGroup_setWithoutAnyExifTime_goesByItsFileTimes() {
+        let groups = grouper.group([TestPhoto("IMG_02", withoutExifFileAt: 10), TestPhoto("IMG_01", withoutExifFileAt: 500),
+                                    TestPhoto("IMG_03", withoutExifFileAt: 20)])
+        XCTAssertEqual(names(groups), [["IMG_02", "IMG_03"], ["IMG_01"]])
     }
 }

@@ -1,10 +1,9 @@
-
-
 /// Splits a set's photos into product captures.
 ///
-/// Photos are ordered by capture time (ties by name). A new capture starts where a photo carries a
-/// barcode different from the current capture's, or where the gap to the previous photo exceeds
-/// `gapSeconds`. A capture holds at most one barcode; a capture without a barcode is valid.
+/// Photos are ordered by capture time, ties by name (a photo without EXIF time goes by name among
+/// the others where the set's file times no longer record when its photos were taken:
+/// `timeOrdered`). A new capture starts where a photo carries a barcode different from the current
+/// capture's, or where the gap to the previous photo exceeds `gapSeconds`. A capture holds at most one barcode; a capture without a barcode is valid.
 /// In `.folder` mode the whole set is one capture.
 public struct CaptureGrouper: Sendable {
     public var gapSeconds: Double
@@ -17,7 +16,7 @@ public struct CaptureGrouper: Sendable {
 
     /// The set's captures in time order.
     public func group<Item: Groupable>(_ photos: [Item]) -> [PhotoGroup<Item>] {
-        let ordered = Self.timeOrdered(photos)
+        let ordered = timeOrdered(photos)
         guard mode == .time else {
             return ordered.isEmpty ? [] : [PhotoGroup(photos: ordered.map(\.item), barcode: ordered.lazy.compactMap(\.item.primaryBarcode).first)]
         }
@@ -46,15 +45,31 @@ public struct CaptureGrouper: Sendable {
 
     /// Photos with the instant used to order them. A photo whose EXIF time has no offset borrows the
     /// offset most photos of the set carry (the same phone took them), so mixed sets still order right.
-    static func timeOrdered<Item: Groupable>(_ photos: [Item]) -> [(item: Item, instant: Double)] {
+    ///
+    /// A photo without EXIF time has only its file's modification time, which records when it was
+    /// taken only while nothing has rewritten the files since. The set's photos with EXIF time show
+    /// whether that holds: each one's file time within `gapSeconds` of its EXIF time. Where one's is
+    /// not (the set was copied without its times, uploaded, or edited), file times say nothing of
+    /// when the photos were taken, and a photo without EXIF time takes its place by name among the
+    /// others, as cameras number them: it borrows the instant of the photo with EXIF time named just
+    /// before it (or, with none, just after), so it joins that photo's capture unless its barcode
+    /// differs, and no gap is measured from its file time.
+    func timeOrdered<Item: Groupable>(_ photos: [Item]) -> [(item: Item, instant: Double)] {
         var tally: [Int: Int] = [:]
         for photo in photos where photo.time.source == .exif {
             tally[photo.time.offsetSeconds ?? 0, default: 0] += 1
         }
         let usual = tally.max { $0.value == $1.value ? $0.key > $1.key : $0.value < $1.value }?.key ?? 0
-        return photos
+        let timed = photos.map { photo in
+            (item: photo, instant: photo.time.source == .exifWithoutOffset ? photo.time.utc - Double(usual) : photo.time.utc)
+        }
+        let camera = timed.filter { $0.item.time.source != .fileTime }.sorted { $0.item.groupingName < $1.item.groupingName }
+        let fileTimesHold = camera.allSatisfy { abs($0.item.fileTime - $0.instant) <= gapSeconds }
+        return timed
             .map { photo in
-                (photo, photo.time.source == .exifWithoutOffset ? photo.time.utc - Double(usual) : photo.time.utc)
+                guard photo.item.time.source == .fileTime, !fileTimesHold, let first = camera.first else { return photo }
+                let before = camera.last { $0.item.groupingName < photo.item.groupingName }
+                return (photo.item, (before ?? first).instant)
             }
             .sorted { $0.1 == $1.1 ? $0.0.groupingName < $1.0.groupingName : $0.1 < $1.1 }
     }
