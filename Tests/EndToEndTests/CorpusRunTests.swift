@@ -27,11 +27,12 @@ final class CorpusRunTests: XCTestCase {
         try XCTUnwrap(Self.corpus, "gen_corpus.py could not make the corpus (needs ../shared and the pip packages)")
     }
 
-    /// A work folder with a copy of the corpus inbox and a config pointing at it.
-    private func workFolder(originals: String = "move") throws -> URL {
+    /// A work folder with a copy of the corpus inbox and a config pointing at it; the copy keeps
+    /// the files' times unless `keepingTimes` is false.
+    private func workFolder(originals: String = "move", keepingTimes: Bool = true) throws -> URL {
         let work = try TemporaryFolder.make("run")
         addTeardownBlock { try? FileManager.default.removeItem(at: work) }
-        try IngestHarness.shell("cp -a '\(try corpusFolder().path)/inbox' inbox", in: work)
+        try IngestHarness.shell("cp \(keepingTimes ? "-a" : "-r") '\(try corpusFolder().path)/inbox' inbox", in: work)
         try IngestHarness.writeConfig(["inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
                                        "quarantine": "quarantine", "originals": originals], in: work)
         return work
@@ -53,6 +54,20 @@ final class CorpusRunTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(scores.percent("captured_at ok")), 100, score)
         XCTAssertEqual(scores.count("wrong barcodes"), 0, score)
         XCTAssertEqual(scores.count("non-product photos"), 0, score)
+    }
+
+    /// Copied without its times (as `cp -r`, an upload or a sync leaves a folder), every file time is
+    /// the copy's: the photos whose EXIF has no time (eleven here) must still join their captures by name.
+    func testRun_generatedCorpusCopiedWithoutItsFileTimes_groupsItsPhotosWithoutExifTimeByName() throws {
+        let work = try workFolder(keepingTimes: false)
+        try IngestHarness.ingest(["run"], in: work)
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("out"), withIntermediateDirectories: true)
+        XCTAssertEqual(try IngestHarness.ingest(["export", "--csv", "out/captures.csv"], in: work).status, 0)
+        let score = try IngestHarness.shell(
+            "python3 '\(IngestHarness.shared.path)/bench/score.py' out '\(try corpusFolder().path)/expected.json'", in: work)
+        let scores = ScoreReport(score)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(scores.percent("grouping accuracy")), 95, score)
+        XCTAssertEqual(scores.count("wrong barcodes"), 0, score)
     }
 
     func testRun_generatedCorpus_accountsForEveryFileAndMakesUprightThumbnails() throws {
