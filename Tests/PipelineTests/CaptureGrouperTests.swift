@@ -206,4 +206,34 @@ final class CaptureGrouperTests: XCTestCase {
                                     TestPhoto("IMG_03", withoutExifFileAt: 20)])
         XCTAssertEqual(names(groups), [["IMG_02", "IMG_03"], ["IMG_01"]])
     }
+
+    func testGroup_sameInstant_ordersNumbersInNamesByTheirValue() {
+        let groups = grouper.group([TestPhoto("IMG_10.jpg", at: 0), TestPhoto("IMG_9.jpg", at: 0),
+                                    TestPhoto("image (10).jpg", at: 0), TestPhoto("image.jpg", at: 0),
+                                    TestPhoto("image (2).jpg", at: 0)])
+        XCTAssertEqual(names(groups), [["IMG_9.jpg", "IMG_10.jpg", "image.jpg", "image (2).jpg", "image (10).jpg"]])
+    }
+
+    func testGroup_uploadNamedAsItCame_placesPhotoWithoutExifTimeByItsNumber() {
+        // An upload names clashing photos `image.jpg`, `image (2).jpg`, …: by characters
+        // `image (10)` would sort before `image (2)` and borrow the time of the wrong product.
+        let uploaded = 400_000.0
+        let groups = grouper.group([TestPhoto("image.jpg", at: 0, fileAt: uploaded, coffee),
+                                    TestPhoto("image (2).jpg", at: 10, fileAt: uploaded),
+                                    TestPhoto("image (10).jpg", withoutExifFileAt: uploaded),
+                                    TestPhoto("image (11).jpg", at: 300, fileAt: uploaded, tea)])
+        XCTAssertEqual(names(groups), [["image.jpg", "image (2).jpg", "image (10).jpg"], ["image (11).jpg"]])
+    }
+
+    func testIsNamedBefore_isATotalOrder() {
+        let names = ["a/IMG_2.jpg", "a/IMG_10.jpg", "IMG_1.jpg", "IMG_01.jpg", "IMG_1.png", ".jpg", "photo", "photo.jpg"]
+        for name in names {
+            XCTAssertFalse(CaptureGrouper.isNamed(name, before: name), name)
+            for other in names where other != name {
+                XCTAssertNotEqual(CaptureGrouper.isNamed(name, before: other), CaptureGrouper.isNamed(other, before: name),
+                                  "\(name) and \(other)")
+            }
+        }
+        XCTAssertTrue(CaptureGrouper.isNamed("a/IMG_2.jpg", before: "a/IMG_10.jpg"))
+    }
 }

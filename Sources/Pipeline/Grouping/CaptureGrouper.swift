@@ -1,8 +1,10 @@
+import Foundation
+
 /// Splits a set's photos into product captures.
 ///
-/// Photos are ordered by capture time, ties by name (a photo without EXIF time goes by name among
-/// the others where the set's file times no longer record when its photos were taken:
-/// `timeOrdered`). A new capture starts where a photo carries a barcode different from the current
+/// Photos are ordered by capture time, ties by name (`isNamed(_:before:)`; a photo without EXIF time
+/// goes by name among the others where the set's file times no longer record when its photos were
+/// taken: `timeOrdered`). A new capture starts where a photo carries a barcode different from the current
 /// capture's, or where the gap to the previous photo exceeds `gapSeconds`. A capture holds at most one barcode; a capture without a barcode is valid.
 /// In `.folder` mode the whole set is one capture.
 public struct CaptureGrouper: Sendable {
@@ -63,14 +65,33 @@ public struct CaptureGrouper: Sendable {
         let timed = photos.map { photo in
             (item: photo, instant: photo.time.source == .exifWithoutOffset ? photo.time.utc - Double(usual) : photo.time.utc)
         }
-        let camera = timed.filter { $0.item.time.source != .fileTime }.sorted { $0.item.groupingName < $1.item.groupingName }
+        let camera = timed.filter { $0.item.time.source != .fileTime }
+            .sorted { Self.isNamed($0.item.groupingName, before: $1.item.groupingName) }
         let fileTimesHold = camera.allSatisfy { abs($0.item.fileTime - $0.instant) <= gapSeconds }
         return timed
             .map { photo in
                 guard photo.item.time.source == .fileTime, !fileTimesHold, let first = camera.first else { return photo }
-                let before = camera.last { $0.item.groupingName < photo.item.groupingName }
+                let before = camera.last { Self.isNamed($0.item.groupingName, before: photo.item.groupingName) }
                 return (photo.item, (before ?? first).instant)
             }
-            .sorted { $0.1 == $1.1 ? $0.0.groupingName < $1.0.groupingName : $0.1 < $1.1 }
+            .sorted { $0.1 == $1.1 ? Self.isNamed($0.0.groupingName, before: $1.0.groupingName) : $0.1 < $1.1 }
+    }
+
+    /// Whether a photo named `name` comes before one named `other` as a file browser lists them and
+    /// as cameras and uploads number them: by name without the extension, numbers by their value
+    /// (`IMG_9` before `IMG_10`, `image` before `image (2)` before `image (10)`), then by the whole
+    /// name, so that the order is total.
+    static func isNamed(_ name: String, before other: String) -> Bool {
+        switch stem(name).compare(stem(other), options: .numeric) {
+        case .orderedAscending: true
+        case .orderedDescending: false
+        case .orderedSame: name < other
+        }
+    }
+
+    private static func stem(_ path: String) -> Substring {
+        let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path[...] }
+        return path[..<dot]
     }
 }
