@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Photos are ordered by capture time, ties by name (`isNamed(_:before:)`; a photo without EXIF time
 /// goes by name among the others where the set's file times no longer record when its photos were
-/// taken: `timeOrdered`). A new capture starts where a photo carries a barcode different from the current
-/// capture's, or where the gap to the previous photo exceeds `gapSeconds`. A capture holds at most one barcode; a capture without a barcode is valid.
+/// taken: `timeOrdered`). A new capture starts where a photo carries a barcode different from the
+/// current capture's, or where the gap to the previous photo exceeds `gapSeconds`. A capture holds
+/// at most one barcode; a capture without a barcode is valid.
 /// In `.folder` mode the whole set is one capture.
 public struct CaptureGrouper: Sendable {
     public var gapSeconds: Double
