@@ -190,17 +190,19 @@ final class RealPhotoBarcodeTests: XCTestCase {
     /// `bench/realphotos.py` has `ingest` read it (`minPixels` 8).
     static func readAll(barcodes file: String, trace: ReadTrace?) throws -> (photo: RealPhotos.Photo, reads: PhotoBarcodes) {
         let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/\(file)") })
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
-        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
-        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases), rules: .fitted, trace: trace)
-            .readAll(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
-        return (photo, reads)
+        return (photo, try readAll(URL(fileURLWithPath: photo.path), minSide: 8, rules: .fitted, trace: trace))
     }
 
     /// One photo of `off/` (whole photos of groceries), read with `rules` as `ingest` reads it.
     static func readAll(off file: String, rules: AcceptanceRules, trace: ReadTrace?) throws -> PhotoBarcodes {
-        let bytes = [UInt8](try Data(contentsOf: RealPhotos.folder.appendingPathComponent("off/\(file)")))
-        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 64, thumbnailWidth: 400).decode(bytes)
+        try readAll(RealPhotos.folder.appendingPathComponent("off/\(file)"), minSide: 64, rules: rules, trace: trace)
+    }
+
+    /// The photo at `url` decoded (photos with a side under `minSide` refused) and read with `rules`,
+    /// every symbology, as `ingest` reads it.
+    private static func readAll(_ url: URL, minSide: Int, rules: AcceptanceRules, trace: ReadTrace?) throws -> PhotoBarcodes {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: minSide, thumbnailWidth: 400).decode(bytes)
         return try BarcodeReader(symbologies: Set(Symbology.allCases), rules: rules, trace: trace)
             .readAll(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
     }
