@@ -82,16 +82,19 @@ static inline float phi(float t) {
 
 /* How the code lies on the line: its first bar's edge x0, the module width w, the blur (σ of a
  * Gaussian) and the ink spread (how much wider every bar is printed or photographed than its
- * modules: positive for ink gain, negative where light blooms into the bars), all in pixels.
- * (A perspective term, module widths growing across the code, was tried: it let wrong digits fit
- * as well as right ones on the real photos, and read no more.) */
+ * modules: positive for ink gain, negative where light blooms into the bars), all in pixels;
+ * and, for a code seen at an angle (module widths growing across it), how many modules its
+ * middle lies off where even widths put it (`drift`; `modules` from the first edge to the last).
+ * The drift is fitted only to judge another decoder's read (`ingest_ean_fit_line`'s mode 3): to
+ * read, it let wrong digits fit as well as right ones on the real photos, and read no more. */
 typedef struct {
-    double x0, w, sigma, spread;
+    double x0, w, sigma, spread, drift, modules;
 } Placement;
 
-/* Where module boundary u (0 = the first bar's edge, 95 = the last bar's; 51 in a UPC-E) lies on the line. */
+/* Where module boundary u (0 = the first bar's edge, 95 = the last bar's; 51 in a UPC-E) lies on
+ * the line: a parabola through both ends whose middle lies `drift` modules before even widths'. */
 static inline double boundary_at(Placement at, double u) {
-    return at.x0 + at.w * u;
+    return at.x0 + at.w * (u - at.drift * 4 * u * (at.modules - u) / (at.modules * at.modules));
 }
 
 /* For the digit place whose first module is `first_module`: every template's cost, the lowest over
@@ -204,27 +207,34 @@ static void keep(int half, const float *trial_left, const float *trial_right, fl
  * Returns the places' lowest costs summed, their costs written to `left_costs` and
  * `right_costs`, or INFINITY. */
 static double fit_places(const float *profile, int count, double first_edge, double last_edge, int half, int modules,
-                       const Template *left, const Template *right, float *left_costs, float *right_costs) {
+                         int perspective, const Template *left, const Template *right, float *left_costs,
+                         float *right_costs) {
     double w0 = (last_edge - first_edge) / modules;
     float trial_left[6 * 20], trial_right[6 * 10];
     /* The placement with `end` (0 the first edge, 1 the last) moved by `offset` modules. */
-    #define AT(end, offset, w, sigma) ((end) ? (Placement){last_edge + (offset) * (w) - modules * (w), (w), (sigma), 0} \
-                                             : (Placement){first_edge + (offset) * (w), (w), (sigma), 0})
+    #define AT(end, offset, w, sigma, drift) \
+        ((end) ? (Placement){last_edge + (offset) * (w) - modules * (w), (w), (sigma), 0, (drift), modules} \
+               : (Placement){first_edge + (offset) * (w), (w), (sigma), 0, (drift), modules})
     /* Coarse: a half anchored at either end (an end found a module off leaves it anchored at the
-     * other), module width −4 … +4 %, the anchor −0.6 … +0.6 modules, blur 0.6 modules, no shifts. */
-    double best = INFINITY, anchor = 0, width = w0;
-    int end = half == 1;
-    for (int e = 0; e < (half == 2 ? 1 : 2); e++) {
-        for (int i = -4; i <= 4; i++) {
-            for (int j = -2; j <= 2; j++) {
-                double w = w0 * (1 + 0.01 * i);
-                double total = placement_costs(profile, count, AT(e, 0.3 * j, w, 0.6 * w), 1, half, best, left, right,
-                                               trial_left, trial_right);
-                if (total < best) {
-                    best = total;
-                    end = e;
-                    anchor = 0.3 * j;
-                    width = w;
+     * other), module width −4 … +4 %, the anchor −0.6 … +0.6 modules, blur 0.6 modules, no shifts;
+     * with `perspective`, the middle's drift −3 … +3 modules (a code 95 modules long whose modules
+     * grow by a quarter across it drifts 3). */
+    double best = INFINITY, anchor = 0, width = w0, drift = 0;
+    int end = half == 1, drifts = perspective ? 6 : 0;
+    for (int d = -drifts; d <= drifts; d++) {
+        for (int e = 0; e < (half == 2 ? 1 : 2); e++) {
+            for (int i = -4; i <= 4; i++) {
+                for (int j = -2; j <= 2; j++) {
+                    double w = w0 * (1 + 0.01 * i);
+                    double total = placement_costs(profile, count, AT(e, 0.3 * j, w, 0.6 * w, 0.5 * d), 1, half, best,
+                                                   left, right, trial_left, trial_right);
+                    if (total < best) {
+                        best = total;
+                        end = e;
+                        anchor = 0.3 * j;
+                        width = w;
+                        drift = 0.5 * d;
+                    }
                 }
             }
         }
@@ -233,20 +243,23 @@ static double fit_places(const float *profile, int count, double first_edge, dou
     /* Fine, with shifts: around the best of those, blur 0.4 … 1.2 modules; then the ink spread,
      * −0.75 … +0.45 modules. */
     best = INFINITY;
-    Placement chosen = AT(end, anchor, width, 0.6 * width);
+    Placement chosen = AT(end, anchor, width, 0.6 * width, drift);
     double x0 = chosen.x0, x_last = chosen.x0 + modules * width;
     static const double kBlur[5] = {0.4, 0.6, 0.8, 1.0, 1.2};
-    for (int b = 0; b < 5; b++) {
-        for (int i = -1; i <= 1; i++) {
-            for (int j = -1; j <= 1; j++) {
-                double w = width * (1 + 0.005 * i);
-                /* The anchored end stays where the coarse search put it. */
-                Placement at = {end ? x_last + 0.15 * j * w - modules * w : x0 + 0.15 * j * w, w, kBlur[b] * w, 0};
-                double total = placement_costs(profile, count, at, 3, half, best, left, right, trial_left, trial_right);
-                if (total < best) {
-                    best = total;
-                    chosen = at;
-                    keep(half, trial_left, trial_right, left_costs, right_costs);
+    for (int d = perspective ? -1 : 0; d <= (perspective ? 1 : 0); d++) {
+        for (int b = 0; b < 5; b++) {
+            for (int i = -1; i <= 1; i++) {
+                for (int j = -1; j <= 1; j++) {
+                    double w = width * (1 + 0.005 * i);
+                    /* The anchored end stays where the coarse search put it. */
+                    Placement at = {end ? x_last + 0.15 * j * w - modules * w : x0 + 0.15 * j * w, w, kBlur[b] * w, 0,
+                                    drift + 0.25 * d, modules};
+                    double total = placement_costs(profile, count, at, 3, half, best, left, right, trial_left, trial_right);
+                    if (total < best) {
+                        best = total;
+                        chosen = at;
+                        keep(half, trial_left, trial_right, left_costs, right_costs);
+                    }
                 }
             }
         }
@@ -265,21 +278,21 @@ static double fit_places(const float *profile, int count, double first_edge, dou
     return best;
 }
 
-double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int halves,
+double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int mode,
                            float *left_costs, float *right_costs) {
     pthread_once(&phi_once, fill_phi);
     Template left[20], right[10];
     make_templates(left, right);
     if (!((last_edge - first_edge) / 95 > 0)) return -1;
     double total = 0;
-    if (halves == 2) {
-        total = fit_places(profile, count, first_edge, last_edge, 0, 51, left, right, left_costs, right_costs);
-    } else if (halves) {
+    if (mode == 2) {
+        total = fit_places(profile, count, first_edge, last_edge, 0, 51, 0, left, right, left_costs, right_costs);
+    } else if (mode == 1) {
         for (int half = 0; half < 2; half++) {
-            total += fit_places(profile, count, first_edge, last_edge, half, 95, left, right, left_costs, right_costs);
+            total += fit_places(profile, count, first_edge, last_edge, half, 95, 0, left, right, left_costs, right_costs);
         }
     } else {
-        total = fit_places(profile, count, first_edge, last_edge, 2, 95, left, right, left_costs, right_costs);
+        total = fit_places(profile, count, first_edge, last_edge, 2, 95, mode == 3, left, right, left_costs, right_costs);
     }
     return isfinite(total) ? total : -1;
 }

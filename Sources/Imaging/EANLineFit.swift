@@ -13,9 +13,20 @@ public struct EANLineFit: Sendable {
     public var cost: Double
 
     /// How a code is placed on each line: an EAN-13's or UPC-A's 95 modules as one, or each half
-    /// alone; or a UPC-E's 51.
+    /// alone, or as one seen at an angle (`perspective`: module widths growing across the code);
+    /// or a UPC-E's 51.
     public enum Layout: Sendable, Hashable {
-        case whole, halves, upcE
+        case whole, halves, perspective, upcE
+
+        /// The mode of `ingest_ean_fit_line`.
+        var mode: Int32 {
+            switch self {
+            case .whole: 0
+            case .halves: 1
+            case .upcE: 2
+            case .perspective: 3
+            }
+        }
 
         /// From the first bar's edge to the last.
         public var modules: Double { self == .upcE ? 51 : 95 }
@@ -32,7 +43,7 @@ public struct EANLineFit: Sendable {
         let cost = darkness.withUnsafeBufferPointer { profile in
             left.withUnsafeMutableBufferPointer { left in
                 right.withUnsafeMutableBufferPointer { right in
-                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge, layout == .upcE ? 2 : layout == .halves ? 1 : 0,
+                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge, layout.mode,
                                         left.baseAddress, right.baseAddress)
                 }
             }

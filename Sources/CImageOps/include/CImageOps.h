@@ -75,10 +75,11 @@ void ingest_row_resample_free(IngestRowResample *resample);
  * first_edge and last_edge. Tries placements around those edges (module width ±4 %, offset ±0.6
  * modules, blur 0.4–1.2 modules, bars printed up to 0.75 modules narrower or 0.45 wider) and for the best one writes each template's cost (0 = perfect fit,
  * 1 = none) at each digit place: left_costs 6 × 20 (sets A then B), right_costs 6 × 10 (set C).
- * With `halves` 1 each half of the code is placed alone, from either end; with 2 the code is a
- * UPC-E (51 modules, six places laid out as the left half's: left_costs only). Returns the
- * best placement's summed cost, or -1 when the code does not fit in the profile. */
-double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int halves,
+ * With `mode` 1 each half of the code is placed alone, from either end; with 2 the code is a
+ * UPC-E (51 modules, six places laid out as the left half's: left_costs only); with 3 the whole
+ * code is placed as seen at an angle too, its middle up to 3 modules off even widths'. Returns
+ * the best placement's summed cost, or -1 when the code does not fit in the profile. */
+double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int mode,
                            float *left_costs, float *right_costs);
 
 /* The gradient sums of a grid of cell × cell pixels over an 8-bit grey image (rows of `width`
