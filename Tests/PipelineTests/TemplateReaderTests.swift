@@ -44,6 +44,26 @@ final class TemplateReaderTests: XCTestCase {
         XCTAssertEqual(TemplateReader.verdict(on: code, halves, contradictingShortfall: shortfall), .confirms)
     }
 
+    func testVerdict_codeSeenAtAnAngle_contradictedOnlyWhenItFallsShortPlacedAtTheAngleToo() throws {
+        // Module widths growing by a fifth across the code, as on a package photographed at an
+        // angle: even widths put its middle 2.4 modules off, and fit other digits there better.
+        let code = "5901234123457", misread = "5901234128452"
+        let image = Self.drawn(code, module: 1.4, blur: 0.6, perspective: 0.2)
+        let shortfall = AcceptanceRules.fitted.contradictingShortfall
+        XCTAssertEqual(TemplateReader.verdict(on: code, TemplateReader().ways(image), contradictingShortfall: shortfall), .contradicts)
+        XCTAssertEqual(TemplateReader.verdict(on: code, TemplateReader().ways(image, .halves), contradictingShortfall: shortfall),
+                       .contradicts, "each half placed alone is 1.2 modules off at its middle")
+        let angled = TemplateReader().ways(image, .perspective)
+        XCTAssertEqual(TemplateReader.verdict(on: code, angled, contradictingShortfall: shortfall), .confirms)
+        XCTAssertEqual(TemplateReader.verdict(on: misread, angled, contradictingShortfall: shortfall), .contradicts)
+
+        let whole = PixelBox(x: 0, y: 0, width: image.width, height: image.height)
+        var templates = BarcodeReader.TemplateEvidence(pixels: image, targets: [(box: whole, angle: 0)], rules: .fitted)
+        let reading = { (code: String) in try XCTUnwrap(TemplateReader.reading(code, lines: 30, box: whole)) }
+        XCTAssertNotEqual(try templates.verdict(on: reading(code)), .contradicts)
+        XCTAssertEqual(try templates.verdict(on: reading(misread)), .contradicts)
+    }
+
     func testVerdict_blurredUPCE_confirmedByTheUPCELayoutOnly() throws {
         // The UPC-E 01234565 at 1.4 px a module, blurred: placed as a UPC-E, its six patterns and
         // their parities (number system 0, check digit 5) fit best at every place.
@@ -153,8 +173,9 @@ final class TemplateReaderTests: XCTestCase {
     /// An EAN-13 (a UPC-A with its leading 0) drawn `module` pixels per module, blurred by a
     /// Gaussian of `blur` modules, 40 px tall, with a quiet zone of 10 modules each side; the right
     /// half's modules (from the centre guard's middle) `stretch` times as wide, as on a package
-    /// curved or folded there.
-    static func drawn(_ code: String, module: Double, blur: Double, stretch: Double = 1) -> GreyImage {
+    /// curved or folded there; the modules' widths growing evenly across the code by `perspective`
+    /// (a fraction of `module`), as on one seen at an angle.
+    static func drawn(_ code: String, module: Double, blur: Double, stretch: Double = 1, perspective: Double = 0) -> GreyImage {
         let setA = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011"]
         let setC = setA.map { String($0.map { $0 == "1" ? "0" : "1" }) }
         let setB = setC.map { String($0.reversed()) }
@@ -165,7 +186,7 @@ final class TemplateReaderTests: XCTestCase {
         modules += "01010"
         for place in 0..<6 { modules += setC[digits[7 + place]] }
         modules += "101"
-        return drawn(modules: modules, module: module, blur: blur, stretch: stretch)
+        return drawn(modules: modules, module: module, blur: blur, stretch: stretch, perspective: perspective)
     }
 
     /// The modules of the UPC-E 01234565 ("1" a dark module): number system 0, check digit 5, so
@@ -177,10 +198,14 @@ final class TemplateReaderTests: XCTestCase {
         return "101" + zip([1, 2, 3, 4, 5, 6], parities).map { $1[$0] }.joined() + "010101"
     }()
 
-    /// Bars drawn from `modules` ("1" a dark module), as `drawn(_:module:blur:stretch:)` draws them.
-    static func drawn(modules: String, module: Double, blur: Double, stretch: Double = 1) -> GreyImage {
+    /// Bars drawn from `modules` ("1" a dark module), as `drawn(_:module:blur:stretch:perspective:)`
+    /// draws them.
+    static func drawn(modules: String, module: Double, blur: Double, stretch: Double = 1, perspective: Double = 0) -> GreyImage {
         let quiet = 10 * module, sigma = blur * module
-        let place = { (u: Double) in quiet + module * (u <= 47.5 ? u : 47.5 + (u - 47.5) * stretch) }
+        // Module u's edge: widths 1 − perspective / 2 at the first edge, growing evenly to
+        // 1 + perspective / 2 at the 95th.
+        let even = { (u: Double) in u + perspective * u * (u - 95) / 190 }
+        let place = { (u: Double) in quiet + module * (u <= 47.5 ? even(u) : even(47.5) + (even(u) - even(47.5)) * stretch) }
         let bars = modules.enumerated().filter { $0.element == "1" }.map { (place(Double($0.offset)), place(Double($0.offset + 1))) }
         let width = Int((place(95) + quiet).rounded(.up))
         let phi = { (t: Double) in 0.5 * erfc(-t / 2.squareRoot()) }
