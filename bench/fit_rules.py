@@ -15,8 +15,9 @@ their thresholds instead of anyone choosing them:
    read count as wrong there), generated photos without a code (bench/hardset.py's textures,
    fronts and labels, seed 1) and generated photos of codes made hard (bench/hardset.py's
    perturbations, seed 3: other photos than the seed-1 hard set docs/recall-hardset.md reports).
-2. Every photo is read by `ingest explain --json --rules R` with every combination R of GRID (each
-   photo alone, as `bench/realphotos.py` reads them). Reads are cached per combination in OUT.
+2. Every photo is read by `ingest explain --json --rules FILE`, FILE listing every combination of
+   GRID: each photo alone, as `bench/realphotos.py` reads them, decoded once for all combinations
+   and read with each by a reader of its own. Reads are cached per combination in OUT.
 3. A combination's score on some groups: right codes − WRONG_COST × wrong codes (a wrong code is a
    wrong product key in the catalogue; a missed one only leaves a capture without a barcode). The
    fit is the combination with the best score on the groups it is given; ties go to the stricter
@@ -118,33 +119,56 @@ def label(rules):
     return "-".join(f"{rules[k]}" for k in GRID)
 
 
-def read_all(args, config, rules, paths):
-    """{path: [codes]} of `ingest explain` with `rules`, cached in OUT/reads."""
-    cache = os.path.join(args.out, "reads", label(rules) + ".json")
-    if os.path.exists(cache):
-        with open(cache) as f:
-            saved = json.load(f)
-        if saved["sources"] == sources_stamp() and set(saved["codes"]) >= set(paths):
-            return saved["codes"]
-    os.makedirs(os.path.dirname(cache), exist_ok=True)
+def read_all(args, config, grid, paths):
+    """[{path: [codes]}] of `ingest explain` with each rules of `grid`, cached in OUT/reads per
+    combination. One `ingest explain` reads each photo with every combination not cached (decoded
+    once for all of them)."""
+    reads, missing = [], []
+    for rules in grid:
+        cache = os.path.join(args.out, "reads", label(rules) + ".json")
+        saved = None
+        if os.path.exists(cache):
+            with open(cache) as f:
+                saved = json.load(f)
+            if saved["sources"] != sources_stamp() or not set(saved["codes"]) >= set(paths):
+                saved = None
+        reads.append(saved and saved["codes"])
+        if saved is None:
+            missing.append(len(reads) - 1)
+    if not missing:
+        return reads
+    os.makedirs(os.path.join(args.out, "reads"), exist_ok=True)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(rules, f)
+        json.dump([grid[i] for i in missing], f)
     chunks = [paths[i::args.jobs] for i in range(args.jobs)]
+    done = [0]
+    start = time.monotonic()
 
     def explain(chunk):
-        run = subprocess.run([args.ingest, "explain", "--json", "--config", config, "--rules", f.name] + chunk,
-                             capture_output=True, text=True)
-        if run.returncode not in (0, 1):
-            sys.exit(f"ingest explain exited {run.returncode}:\n{run.stderr[-3000:]}")
-        return json.loads(run.stdout or "[]")
+        # A few photos at a time: the JSON of 128 readings of a photo is large.
+        found = [[] for _ in missing]
+        for i in range(0, len(chunk), 8):
+            run = subprocess.run([args.ingest, "explain", "--json", "--no-reference", "--config", config, "--rules", f.name]
+                                 + chunk[i:i + 8], capture_output=True, text=True)
+            if run.returncode not in (0, 1):
+                sys.exit(f"ingest explain exited {run.returncode}:\n{run.stderr[-3000:]}")
+            for index, explained in enumerate(json.loads(run.stdout or "[]")):
+                found[index] += [(e["photo"], e["codes"]) for e in explained]
+            done[0] += len(chunk[i:i + 8])
+            print(f"\r{done[0]}/{len(paths)} photos read with {len(missing)} combinations, {time.monotonic() - start:.0f} s",
+                  end="", file=sys.stderr, flush=True)
+        return found
     with ThreadPoolExecutor(max_workers=args.jobs) as jobs:
-        explained = [e for part in jobs.map(explain, chunks) for e in part]
+        parts = list(jobs.map(explain, chunks))
+    print(file=sys.stderr)
     os.unlink(f.name)
-    codes = {path: [] for path in paths}
-    codes.update({e["photo"]: e["codes"] for e in explained})
-    with open(cache, "w") as out:
-        json.dump({"sources": sources_stamp(), "codes": codes}, out)
-    return codes
+    for position, index in enumerate(missing):
+        codes = {path: [] for path in paths}
+        codes.update({photo: found for part in parts for photo, found in part[position]})
+        with open(os.path.join(args.out, "reads", label(grid[index]) + ".json"), "w") as out:
+            json.dump({"sources": sources_stamp(), "codes": codes}, out)
+        reads[index] = codes
+    return reads
 
 
 def sources_stamp():
@@ -236,12 +260,7 @@ def main():
                    "quarantine": "quarantine", "minPixels": realphotos.MIN_PIXELS}, f)
     paths = [path for _, path, _ in photos]
     grid = combinations()
-    start = time.monotonic()
-    reads = []
-    for number, rules in enumerate(grid, 1):
-        reads.append(read_all(args, config, rules, paths))
-        print(f"\r{number}/{len(grid)} combinations read, {time.monotonic() - start:.0f} s", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    reads = read_all(args, config, grid, paths)
 
     groups = list(dict.fromkeys(group for group, _, _ in photos))
     chosen = fit(photos, reads, set(groups))

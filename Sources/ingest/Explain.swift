@@ -30,6 +30,11 @@ extension Ingest {
         @Option(help: .private)
         var rules: String?
 
+        /// Leaves out the reference read (zxing-cpp on the whole photo): bench/fit_rules.py reads
+        /// every photo 128 times and uses only the codes.
+        @Flag(help: .private)
+        var noReference = false
+
         @Argument(help: "The photos to explain.")
         var photos: [String]
 
@@ -37,20 +42,24 @@ extension Ingest {
             let (config, _) = try CommandContext.configuration(options)
             let analyzer = try PhotoAnalyzer(config: config, stagingFolder: NSTemporaryDirectory())
             // Other thresholds than the fitted ones: how bench/fit_rules.py tries a grid of them.
-            let rules = try self.rules.map { try JSONDecoder().decode(AcceptanceRules.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) }
-                ?? .fitted
-            var explanations: [BarcodeExplanation] = []
+            // A file of a list of them reads each photo with each (decoded once), and the JSON is
+            // a list per entry, in their order.
+            let data = try rules.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+            let list = data.flatMap { try? JSONDecoder().decode([AcceptanceRules].self, from: $0) }
+            let grid = try list ?? data.map { [try JSONDecoder().decode(AcceptanceRules.self, from: $0)] }
+            var explanations = [[BarcodeExplanation]](repeating: [], count: grid?.count ?? 1)
             var failed = false
             for photo in photos {
                 do {
-                    explanations.append(try analyzer.explainBarcodes(ofPhotoAt: photo, rules: rules))
-                    if !json { printEscaped(Self.text(of: explanations.last!)) }
+                    let each = try analyzer.explainBarcodes(ofPhotoAt: photo, each: grid ?? [.fitted], reference: !noReference)
+                    for (index, explanation) in each.enumerated() { explanations[index].append(explanation) }
+                    if !json { each.forEach { printEscaped(Self.text(of: $0)) } }
                 } catch {
                     failed = true
                     FileHandle.standardError.write(Data((TerminalText.escaped("ingest: \(photo): \(error)") + "\n").utf8))
                 }
             }
-            if json { try printJSON(explanations) }
+            if json { try list != nil ? printJSON(explanations) : printJSON(explanations[0]) }
             if failed { throw ExitCode.failure }
         }
 

@@ -75,11 +75,12 @@ public final class PhotoAnalyzer: Sendable {
     }
 
     /// The barcodes `reader` reads on a decoded photo (`bytes`, its file's, for the full-resolution
-    /// pass); a failed full-resolution pass is logged with `file`, and the photo keeps what its
-    /// overview gave.
-    func barcodes(of decoded: DecodedPhoto, bytes: [UInt8], with reader: BarcodeReader, file: String) throws -> PhotoBarcodes {
+    /// pass; or `fullResolution`, which gives a rectangle of it); a failed full-resolution pass is
+    /// logged with `file`, and the photo keeps what its overview gave.
+    func barcodes(of decoded: DecodedPhoto, bytes: [UInt8], with reader: BarcodeReader, file: String,
+                  fullResolution: ((PixelBox) throws -> (pixels: GreyImage, origin: PixelBox))? = nil) throws -> PhotoBarcodes {
         try reader.readAll(overview: decoded.overview, shrink: decoded.shrink) { box in
-            try decoded.fullResolution(box, from: bytes)
+            try fullResolution?(box) ?? decoded.fullResolution(box, from: bytes)
         } onPassFailed: { [logger] error in
             logger.warning("full-resolution barcode pass failed; the photo keeps what its overview gave",
                            metadata: ["file": "\(file)", "error": "\(error)"])
