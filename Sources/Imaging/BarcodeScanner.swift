@@ -9,6 +9,10 @@ public final class BarcodeScanner {
     private let scanner: OpaquePointer
     private let symbologies: Set<Symbology>
     private let addonsOnly: Bool
+    /// Its settings, as `memo` tells its results from other scanners'.
+    private let settings: String
+    /// Where to find what it read on an image before (`ReadMemo`), or nil.
+    public var memo: ReadMemo?
 
     /// A scanner reading only `symbologies`, along every `density`-th row and column; `rowsOnly`
     /// skips the columns, for images whose bars were turned upright.
@@ -28,6 +32,7 @@ public final class BarcodeScanner {
         scanner = zbar_image_scanner_create()
         self.symbologies = symbologies
         self.addonsOnly = addonsOnly
+        settings = "ZBar \(symbologies.map(\.rawValue).sorted()) \(density) \(rowsOnly) \(addonsOnly)"
         // Everything off first: ZBar enables most symbologies by default, and an unwanted
         // one (Code 39, Interleaved 2 of 5, DataBar) only adds chances for a false read.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
@@ -51,6 +56,11 @@ public final class BarcodeScanner {
 
     /// Every symbol ZBar decodes in `image`, with coordinates in that image's pixels.
     public func scan(_ image: GreyImage) -> [DecodedSymbol] {
+        guard let memo else { return read(image) }
+        return memo.value(settings, image) { read(image) }
+    }
+
+    private func read(_ image: GreyImage) -> [DecodedSymbol] {
         guard image.width > 0, image.height > 0, let zimage = zbar_image_create() else { return [] }
         defer { zbar_image_destroy(zimage) }
         zbar_image_set_format(zimage, 0x3030_3859) // fourcc "Y800": 8-bit grey

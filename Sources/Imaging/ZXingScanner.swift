@@ -8,6 +8,8 @@ import Vocabulary
 public struct ZXingScanner: Sendable {
     private let formats: Int32
     private let symbologies: Set<Symbology>
+    /// Where to find what it read on an image before (`ReadMemo`), or nil.
+    public var memo: ReadMemo?
 
     public init(symbologies: Set<Symbology>) {
         self.symbologies = symbologies
@@ -33,6 +35,11 @@ public struct ZXingScanner: Sendable {
     /// pixels; none when zxing-cpp fails. A linear code's `quality` is the pixel rows its agreeing
     /// lines stand for (`pixelRows`), whatever the image's height.
     public func scan(_ image: GreyImage, everyWay: Bool = false) -> [DecodedSymbol] {
+        guard let memo else { return read(image, everyWay: everyWay) }
+        return memo.value("zxing-cpp \(formats) \(everyWay)", image) { read(image, everyWay: everyWay) }
+    }
+
+    private func read(_ image: GreyImage, everyWay: Bool) -> [DecodedSymbol] {
         guard image.width > 0, image.height > 0, formats != 0 else { return [] }
         var symbols = [ingest_zxing_symbol](repeating: ingest_zxing_symbol(), count: Self.capacity)
         let count = image.pixels.withUnsafeBufferPointer { pixels in

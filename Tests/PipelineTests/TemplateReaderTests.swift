@@ -58,7 +58,7 @@ final class TemplateReaderTests: XCTestCase {
         XCTAssertEqual(TemplateReader.verdict(on: misread, angled, contradictingShortfall: shortfall), .contradicts)
 
         let whole = PixelBox(x: 0, y: 0, width: image.width, height: image.height)
-        var templates = BarcodeReader.TemplateEvidence(pixels: image, targets: [(box: whole, angle: 0)], rules: .fitted)
+        var templates = BarcodeReader.TemplateEvidence(pixels: image, targets: [(box: whole, angle: 0)], rules: .fitted, memo: nil)
         let reading = { (code: String) in try XCTUnwrap(TemplateReader.reading(code, lines: 30, box: whole)) }
         XCTAssertNotEqual(try templates.verdict(on: reading(code)), .contradicts)
         XCTAssertEqual(try templates.verdict(on: reading(misread)), .contradicts)
@@ -116,7 +116,7 @@ final class TemplateReaderTests: XCTestCase {
         let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/upca-4-14.webp") })
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
         let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
-        var templates = BarcodeReader.TemplateEvidence(pixels: decoded.overview, candidates: [], rules: .fitted)
+        var templates = BarcodeReader.TemplateEvidence(pixels: decoded.overview, candidates: [], rules: .fitted, memo: nil)
         let misread = try XCTUnwrap(TemplateReader.reading("4006178017785", lines: 9, box: PixelBox(x: 0, y: 0, width: 1, height: 1)))
         let code = try XCTUnwrap(TemplateReader.reading("0066721017185", lines: 9, box: PixelBox(x: 0, y: 0, width: 1, height: 1)))
         XCTAssertEqual(try templates.verdict(on: misread), .contradicts)

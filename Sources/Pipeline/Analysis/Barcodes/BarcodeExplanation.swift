@@ -53,9 +53,10 @@ extension PhotoAnalyzer {
         let whole = !reference ? nil : (try? decoded.fullResolution(frame, from: snapshot.bytes).pixels) ?? (decoded.shrink == 1 ? decoded.overview : nil)
         let zxing = whole.map { ZXingScanner(symbologies: config.symbologies).scan($0, everyWay: true).compactMap(GTIN.reading(from:)).map(\.productKey) }
         var decodedAgain: [(box: PixelBox, result: Result<(pixels: GreyImage, origin: PixelBox), ImageError>)] = []
+        let memo = rules.count > 1 ? ReadMemo() : nil
         return try rules.map { rules in
             let trace = ReadTrace()
-            let reader = BarcodeReader(symbologies: config.symbologies, rules: rules, trace: trace)
+            let reader = BarcodeReader(symbologies: config.symbologies, rules: rules, trace: trace, memo: memo)
             let reads = try barcodes(of: decoded, bytes: snapshot.bytes, with: reader, file: path) { box in
                 if let done = decodedAgain.first(where: { $0.box == box }) { return try done.result.get() }
                 let result = Result { () throws(ImageError) in try decoded.fullResolution(box, from: snapshot.bytes) }

@@ -18,7 +18,7 @@ extension BarcodeReader {
         // Every line of a small photo (a close-up, cheap), every second of a large one: an add-on's
         // bars are nearly as tall as its code's.
         let small = pixels.width * pixels.height <= Self.secondLookPixels
-        let scanner = BarcodeScanner.addons(density: small ? 1 : 2)
+        let scanner = Scanners.zbar(BarcodeScanner.addons(density: small ? 1 : 2), scanners.memo)
         var barcodes = barcodes
         for index in barcodes.confirmed.indices where retail.contains(barcodes.confirmed[index].symbology) {
             let reading = barcodes.confirmed[index]
@@ -43,7 +43,7 @@ extension BarcodeReader {
             // could decide nothing.
             var scales: [String: Set<Double>] = [:]
             for (scale, margin) in copies where scale == 1 || !scales.isEmpty {
-                guard let region = scale == 1 ? pixels.cropped(to: area) : try? pixels.region(area, angle: 0, scale: scale, smoothRows: 1)
+                guard let region = scale == 1 ? pixels.cropped(to: area) : try? pixels.region(area, angle: 0, scale: scale, smoothRows: 1, memo: memo)
                 else { continue }
                 let copy = margin == 0 ? region : region.padded(by: margin)
                 let addons = scanner.scan(copy).filter(\.isAddon)

@@ -18,14 +18,14 @@ extension BarcodeReader {
     func finerQRCodes(inside found: [BarcodeReading], in pixels: GreyImage, scanners: Scanners) throws -> [BarcodeReading] {
         let codes = found.filter { $0.symbology == .qr }
         guard !codes.isEmpty else { return [] }
-        let scanner = BarcodeScanner(symbologies: [.qr], density: scanners.frameDensity)
+        let scanner = Scanners.zbar(BarcodeScanner(symbologies: [.qr], density: scanners.frameDensity), scanners.memo)
         var finer: [BarcodeReading] = []
         for code in codes {
             let box = code.box
             let around = PixelBox(x: box.x - box.width / 8, y: box.y - box.height / 8,
                                   width: box.width * 5 / 4, height: box.height * 5 / 4).clamped(width: pixels.width, height: pixels.height)
             let source = "ZBar, inside the QR code \(around) ×\(Self.finerQRScale)"
-            let region = try pixels.region(around, angle: 0, scale: Double(Self.finerQRScale), smoothRows: 1)
+            let region = try pixels.region(around, angle: 0, scale: Double(Self.finerQRScale), smoothRows: 1, memo: memo)
             let readings = trace.readings(of: scanner.scan(region), "overview", source)
             for reading in readings where !(found + finer).contains(where: { $0.productKey == reading.productKey }) {
                 trace?.note("overview", source, reading, "kept", because: "a QR code corrects its own errors")

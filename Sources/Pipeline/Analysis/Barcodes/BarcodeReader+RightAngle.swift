@@ -15,11 +15,11 @@ extension BarcodeReader {
                                 trace: ReadTrace?, step: String, source: String) throws -> [BarcodeReading] {
         let angle = (candidate.angle / 90).rounded() * 90
         let copy = "\(source), turned \(Int(angle))° only"
-        let asItIs = try image.region(candidate.box, angle: angle, scale: 1, smoothRows: 1)
+        let asItIs = try image.region(candidate.box, angle: angle, scale: 1, smoothRows: 1, memo: memo)
         let read = trace.withoutConflicts(trace.readings(of: scanners.zxing.scan(asItIs), step, "\(copy), zxing-cpp"),
                                           step, "\(copy), zxing-cpp")
         guard !read.isEmpty else { return [] }
-        let enlarged = try image.region(candidate.box, angle: angle, scale: scale, smoothRows: 1)
+        let enlarged = try image.region(candidate.box, angle: angle, scale: scale, smoothRows: 1, memo: memo)
         let described = String(format: "\(copy) ×%.2g", scale)
         let again = trace.readings(of: scanners.frame.scan(enlarged), step, "\(described), ZBar")
             + trace.readings(of: scanners.zxing.scan(enlarged), step, "\(described), zxing-cpp")

@@ -22,9 +22,9 @@ extension BarcodeReader {
                     scanners: Scanners) throws -> Evidence {
         var evidence = Evidence()
         for reading in weak { evidence.add(reading, from: Evidence.Source(decoder: "ZBar", view: "×1")) }
-        var templates = TemplateEvidence(pixels: pixels, candidates: candidates, rules: rules)
+        var templates = TemplateEvidence(pixels: pixels, candidates: candidates, rules: rules, memo: memo)
         var acrossOverview: [BarcodeReading] = []
-        for copy in try Self.copies(of: pixels, candidates: candidates) {
+        for copy in try Self.copies(of: pixels, candidates: candidates, memo: memo) {
             let image = try copy.image()
             let whole = { (reading: BarcodeReading) in !QuietZone.isPartial(reading, in: image, rules: self.rules) }
             var scans = [("zxing", copy.isWholeOverview ? scanners.scanOverviewByZXing(image) : scanners.zxing.scan(image))]
@@ -67,7 +67,7 @@ extension BarcodeReader {
             if try templates.verdict(on: reading) == .confirms {
                 place = "the bars"
             } else {
-                var own = TemplateEvidence(pixels: pixels, targets: [Self.place(of: reading, in: pixels)], rules: rules)
+                var own = TemplateEvidence(pixels: pixels, targets: [Self.place(of: reading, in: pixels)], rules: rules, memo: memo)
                 guard try own.verdict(on: reading) == .confirms else { continue }
                 place = "the bars where it was read"
             }
@@ -150,7 +150,7 @@ extension BarcodeReader {
     }
 
     /// The copies, cheapest and most often useful first (measured on ../shared/realphotos).
-    static func copies(of pixels: GreyImage, candidates: [BarcodeCandidate]) throws -> [PreparedCopy] {
+    static func copies(of pixels: GreyImage, candidates: [BarcodeCandidate], memo: ReadMemo? = nil) throws -> [PreparedCopy] {
         var copies: [PreparedCopy] = []
         let area = pixels.width * pixels.height
         let whole = PixelBox(x: 0, y: 0, width: pixels.width, height: pixels.height)
@@ -197,7 +197,7 @@ extension BarcodeReader {
             let enlarged = min(3, max(1.5, 700 / Double(max(candidate.box.width, candidate.box.height))))
             for scale in [enlarged, 1] {
                 copies.append(PreparedCopy(view: "region", withZBar: false, image: {
-                    try pixels.region(candidate.box, angle: candidate.isLinear ? candidate.angle : 0, scale: scale, smoothRows: 1)
+                    try pixels.region(candidate.box, angle: candidate.isLinear ? candidate.angle : 0, scale: scale, smoothRows: 1, memo: memo)
                 }, place: { _ in candidate.box }))
             }
         }

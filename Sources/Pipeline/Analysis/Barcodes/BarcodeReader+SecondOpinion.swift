@@ -42,7 +42,7 @@ extension BarcodeReader {
                 ?? (true, "\(rules.confirmedLines)+ scan lines, and zxing-cpp " + (zxing.isEmpty ? "reads nothing there" : "agrees"))
         }
         let verdict = try Self.secondOpinion(on: reading, zxing: zxing,
-                                             templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [], rules: rules))
+                                             templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [], rules: rules, memo: memo))
         return (verdict == .confirms, "under \(rules.confirmedLines) scan lines; second opinion "
             + Self.describe(verdict, zxing: zxing, on: reading))
     }
@@ -87,7 +87,7 @@ extension BarcodeReader {
     func zxingReads(_ area: PixelBox, angle: Double = 0, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
         guard area.width > 0, area.height > 0 else { return [] }
         for scale in [1.0, 2.5] {
-            guard let copy = try? pixels.region(area, angle: angle, scale: scale, smoothRows: 1) else { continue }
+            guard let copy = try? pixels.region(area, angle: angle, scale: scale, smoothRows: 1, memo: memo) else { continue }
             let reads = scanners.zxing.scan(copy.padded(by: 16)).compactMap(GTIN.reading(from:))
                 .filter { $0.symbology != .qr && isTrusted($0) }
             if !reads.isEmpty { return reads }
@@ -110,7 +110,7 @@ extension BarcodeReader {
                      in image: GreyImage, scanners: Scanners, step: String, source: String) throws -> Bool {
         guard reading.symbology != .qr else { return false }
         let zxing = zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners)
-        let templates = TemplateEvidence(pixels: image, candidates: [candidate] + bars, rules: rules)
+        let templates = TemplateEvidence(pixels: image, candidates: [candidate] + bars, rules: rules, memo: memo)
         let verdict = try Self.secondOpinion(on: reading, zxing: zxing, templates: templates)
         var because = "second opinion " + Self.describe(verdict, zxing: zxing, on: reading)
         let overruled: Bool

@@ -8,23 +8,27 @@ extension BarcodeReader {
         let pixels: GreyImage
         let candidates: [BarcodeCandidate]
         let rules: AcceptanceRules
+        /// Where the fits of a region are found when the photo was read before (`BarcodeReader.memo`).
+        let memo: ReadMemo?
         private var fitted: [TemplateReader.Layout: [(box: PixelBox, ways: [TemplateReader.Way])]] = [:]
 
         /// Where it looks, when given rather than found among `candidates` (`templateTargets`).
         private let targets: [(box: PixelBox, angle: Double)]?
 
-        init(pixels: GreyImage, candidates: [BarcodeCandidate], rules: AcceptanceRules) {
+        init(pixels: GreyImage, candidates: [BarcodeCandidate], rules: AcceptanceRules, memo: ReadMemo?) {
             self.pixels = pixels
             self.candidates = candidates
             self.rules = rules
+            self.memo = memo
             targets = nil
         }
 
         /// Evidence from the regions `targets` (boxes of `pixels`, each turned by its angle) only.
-        init(pixels: GreyImage, targets: [(box: PixelBox, angle: Double)], rules: AcceptanceRules) {
+        init(pixels: GreyImage, targets: [(box: PixelBox, angle: Double)], rules: AcceptanceRules, memo: ReadMemo?) {
             self.pixels = pixels
             candidates = []
             self.rules = rules
+            self.memo = memo
             self.targets = targets
         }
 
@@ -38,7 +42,8 @@ extension BarcodeReader {
             let targets = targets ?? BarcodeReader.templateTargets(in: pixels, candidates: candidates).map { (box: $0.0, angle: $0.1) }
             let all = try targets.enumerated().map { index, target in
                 guard wholes?[index].ways.isEmpty != true else { return (box: target.0, ways: [TemplateReader.Way]()) }
-                return (box: target.0, ways: reader.ways(try pixels.region(target.0, angle: target.1, scale: 1, smoothRows: 1), layout))
+                let region = try pixels.region(target.0, angle: target.1, scale: 1, smoothRows: 1, memo: memo)
+                return (box: target.0, ways: memo?.value("template \(layout)", region) { reader.ways(region, layout) } ?? reader.ways(region, layout))
             }
             fitted[layout] = all
             return all

@@ -25,11 +25,15 @@ final class BarcodeReader: Sendable {
     let rules: AcceptanceRules
     /// Where every read and decision is noted, for `ingest explain`; nil while ingesting.
     let trace: ReadTrace?
+    /// What the decoders and the template fit gave on the photo's images before, when it is read
+    /// again with other rules (`PhotoAnalyzer.explainBarcodes(ofPhotoAt:each:)`); nil while ingesting.
+    let memo: ReadMemo?
 
-    init(symbologies: Set<Symbology>, rules: AcceptanceRules = .fitted, trace: ReadTrace? = nil) {
+    init(symbologies: Set<Symbology>, rules: AcceptanceRules = .fitted, trace: ReadTrace? = nil, memo: ReadMemo? = nil) {
         self.symbologies = symbologies
         self.rules = rules
         self.trace = trace
+        self.memo = memo
     }
 
     /// The photo's barcodes, boxes in full-resolution stored pixels.
@@ -51,7 +55,7 @@ final class BarcodeReader: Sendable {
     func readAll(overview pixels: GreyImage, shrink: Int,
                  fullResolution: (PixelBox) throws -> (pixels: GreyImage, origin: PixelBox),
                  onPassFailed: (any Error) -> Void = { _ in }) throws -> PhotoBarcodes {
-        let scanners = Scanners(symbologies: symbologies, shrink: shrink)
+        let scanners = Scanners(symbologies: symbologies, shrink: shrink, memo: memo)
         let barcodes = try readAll(overview: pixels, shrink: shrink, scanners: scanners,
                                    fullResolution: fullResolution, onPassFailed: onPassFailed)
         let found = withAddons(withExtendedCharacters(barcodes, in: pixels, shrink: shrink, scanners: scanners),
@@ -206,7 +210,7 @@ final class BarcodeReader: Sendable {
             attempts = [RegionRead(scale: scale, rows: 7, scanner: scanners.rows)]
             if !fullResolution { attempts.append(RegionRead(scale: scale, rows: 1, scanner: scanners.frame)) }
         }
-        let samples = RegionSamples(candidate, in: image)
+        let samples = RegionSamples(candidate, in: image, memo: memo)
         for attempt in attempts {
             let copy = "\(source), \(attempt)"
             var readings = try scan(samples, attempt, step: tracedStep, source: copy)
@@ -261,16 +265,18 @@ final class BarcodeReader: Sendable {
 private final class RegionSamples {
     let candidate: BarcodeCandidate
     let image: GreyImage
+    let memo: ReadMemo?
     private var sampled: [Double: GreyImage] = [:]
 
-    init(_ candidate: BarcodeCandidate, in image: GreyImage) {
+    init(_ candidate: BarcodeCandidate, in image: GreyImage, memo: ReadMemo?) {
         self.candidate = candidate
         self.image = image
+        self.memo = memo
     }
 
     func copy(scale: Double, smoothRows rows: Int) throws -> GreyImage {
         if let region = sampled[scale] { return try region.smoothed(rows: rows) }
-        let region = try image.region(candidate.box, angle: candidate.angle, scale: scale, smoothRows: 1)
+        let region = try image.region(candidate.box, angle: candidate.angle, scale: scale, smoothRows: 1, memo: memo)
         sampled[scale] = region
         return try region.smoothed(rows: rows)
     }

@@ -21,15 +21,26 @@ struct Scanners {
     /// Regions turned upright: linear symbologies, every third row only.
     let rows: BarcodeScanner
     /// The second decoder: the second opinion on ZBar's reads, and a reader where ZBar read nothing (stateless).
-    let zxing: ZXingScanner
+    private(set) var zxing: ZXingScanner
 
-    init(symbologies: Set<Symbology>, shrink: Int) {
+    /// What they read on an image before, when the photo is read again (`BarcodeReader.memo`).
+    let memo: ReadMemo?
+
+    init(symbologies: Set<Symbology>, shrink: Int, memo: ReadMemo? = nil) {
         overviewDensity = shrink == 1 ? 1 : Self.shrunkOverviewDensity
         frameDensity = shrink == 1 ? 1 : 2
-        overview = BarcodeScanner(symbologies: symbologies, density: overviewDensity)
-        frame = BarcodeScanner(symbologies: symbologies, density: frameDensity)
-        rows = BarcodeScanner(symbologies: symbologies.filter { $0 != .qr }, density: 3, rowsOnly: true)
+        self.memo = memo
+        overview = Self.zbar(BarcodeScanner(symbologies: symbologies, density: overviewDensity), memo)
+        frame = Self.zbar(BarcodeScanner(symbologies: symbologies, density: frameDensity), memo)
+        rows = Self.zbar(BarcodeScanner(symbologies: symbologies.filter { $0 != .qr }, density: 3, rowsOnly: true), memo)
         zxing = ZXingScanner(symbologies: symbologies)
+        zxing.memo = memo
+    }
+
+    /// `scanner`, finding what it read before in `memo`.
+    static func zbar(_ scanner: BarcodeScanner, _ memo: ReadMemo?) -> BarcodeScanner {
+        scanner.memo = memo
+        return scanner
     }
 
     /// The symbols of the whole overview, a linear code's agreeing lines counted as so many lines
@@ -53,5 +64,13 @@ struct Scanners {
             if symbol.symbology != .qr { counted.quality = symbol.quality * rowsApart / frameDensity }
             return counted
         }
+    }
+}
+
+extension GreyImage {
+    /// `region(_:angle:scale:smoothRows:)`, found in `memo` when the photo was read before.
+    func region(_ box: PixelBox, angle: Double, scale: Double, smoothRows: Int, memo: ReadMemo?) throws(ImageError) -> GreyImage {
+        guard let memo else { return try region(box, angle: angle, scale: scale, smoothRows: smoothRows) }
+        return try memo.region(of: self, box, angle: angle, scale: scale, smoothRows: smoothRows)
     }
 }
