@@ -249,7 +249,7 @@ def main():
     args = ap.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
-    # A copy: a build while the fit runs (half an hour) must not replace the binary under it.
+    # A copy: a build while the fit runs (about 16 minutes) must not replace the binary under it.
     snapshot = os.path.join(args.out, "ingest")
     shutil.copy2(args.ingest, snapshot)
     args.ingest = snapshot

@@ -63,6 +63,40 @@ final class ExplainTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(read, 5, "the samples' photos of barcodes")
     }
 
+    func testExplain_listOfRuleSets_readsEachPhotoWithEach_asARunWithThatSetAloneDoes() throws {
+        // How bench/fit_rules.py reads every photo with 128 combinations of thresholds: decoded
+        // once, the decoders' results found again in a memo. Each set's explanation must be what
+        // that set alone gives, to the byte: the strictest, the loosest and the fitted thresholds,
+        // on the samples and on real photos whose reads the thresholds decide.
+        let work = try SampleLibrary(for: self)
+        let samples = try FileManager.default.subpathsOfDirectory(atPath: work.inbox.path)
+            .filter { path in !path.hasPrefix("bad-files") && [".jpg", ".png", ".webp"].contains { path.hasSuffix($0) } }.sorted()
+        let real = ["barcodes/upca-4-14.webp", "barcodes/ean13-1-36.webp", "barcodes/upca-2-11.webp", "off/2609928041263_1.jpg"]
+            .map { RealPhotos.folder.appendingPathComponent($0).path }
+        let photos = samples.map { "inbox/" + $0 } + real
+        let sets = [
+            #"{"trustedLines": 6, "confirmedLines": 20, "quietZoneNearest": 2.0, "quietZoneLines": 2, "quietZoneCrossings": 0, "contradictingShortfall": 0.15}"#,
+            #"{"trustedLines": 3, "confirmedLines": 12, "quietZoneNearest": 3.0, "quietZoneLines": 3, "quietZoneCrossings": 2, "contradictingShortfall": 0.25, "quietZoneExemptLines": 20}"#,
+            #"{"trustedLines": 3, "confirmedLines": 20, "quietZoneNearest": 2.0, "quietZoneLines": 2, "quietZoneCrossings": 0, "contradictingShortfall": 0.15, "quietZoneExemptLines": 20}"#,
+        ]
+        let list = work.folder.appendingPathComponent("rules.json")
+        try Data(("[" + sets.joined(separator: ",") + "]").utf8).write(to: list)
+        let together = try work.ingest(["explain", "--json", "--no-reference", "--rules", list.path] + photos)
+        XCTAssertEqual(together.status, 0, together.stderr)
+        let each = try JSONSerialization.jsonObject(with: Data(together.stdout.utf8)) as? [Any]
+        XCTAssertEqual(each?.count, sets.count)
+        for (index, rules) in sets.enumerated() {
+            let file = work.folder.appendingPathComponent("rules-\(index).json")
+            try Data(rules.utf8).write(to: file)
+            let alone = try work.ingest(["explain", "--json", "--no-reference", "--rules", file.path] + photos)
+            XCTAssertEqual(alone.status, 0, alone.stderr)
+            let expected = try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [Any]
+            XCTAssertEqual(expected?.count, photos.count)
+            XCTAssertEqual(try JSONSerialization.data(withJSONObject: try XCTUnwrap(each?[index]), options: .sortedKeys),
+                           try JSONSerialization.data(withJSONObject: try XCTUnwrap(expected), options: .sortedKeys), rules)
+        }
+    }
+
     func testExplain_referenceRead_triesTheWaysZXingCppTriesByDefault_onTheLuminance() throws {
         // An EAN-13 standing on its end on a curved bottle (../shared/realphotos/off): zxing-cpp reads
         // it with its defaults, turning the photo, on its luminance, and not on the green band the
