@@ -63,6 +63,7 @@ GRID = {
     "quietZoneCrossings": [0, 2],
     "contradictingShortfall": [0.15, 0.25],
     "quietZoneExemptLines": [None, 20],
+    "templateExemptLines": [None, 20],
 }
 WRONG_COST = 20
 # A looser threshold must gain more than this score (one photo) over its strictest value.
@@ -327,7 +328,8 @@ def write_fitted(rules):
                 f"quietZoneLines: {rules['quietZoneLines']},\n"
                 f"                                               quietZoneCrossings: {rules['quietZoneCrossings']}, "
                 f"quietZoneExemptLines: {swift(rules['quietZoneExemptLines'])},\n"
-                f"                                               contradictingShortfall: {rules['contradictingShortfall']})\n"
+                f"                                               contradictingShortfall: {rules['contradictingShortfall']}, "
+                f"templateExemptLines: {swift(rules['templateExemptLines'])})\n"
                 "}\n")
 
 

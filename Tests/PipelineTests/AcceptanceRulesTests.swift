@@ -33,6 +33,7 @@ final class AcceptanceRulesTests: XCTestCase {
             "quietZoneNearest": fitted.quietZoneNearest, "quietZoneLines": Double(fitted.quietZoneLines),
             "quietZoneCrossings": Double(fitted.quietZoneCrossings), "contradictingShortfall": Double(fitted.contradictingShortfall),
             "quietZoneExemptLines": fitted.quietZoneExemptLines.map(Double.init),
+            "templateExemptLines": fitted.templateExemptLines.map(Double.init),
         ]
         XCTAssertEqual(Set(grid.keys), Set(values.keys), "the grid and AcceptanceRules name the same thresholds")
         for (name, value) in values {
@@ -49,11 +50,13 @@ final class AcceptanceRulesTests: XCTestCase {
 
     func testRules_roundTripThroughJSON_asTheFittingScriptWritesThem() throws {
         let json = #"{"trustedLines": 3, "confirmedLines": 12, "quietZoneNearest": 3.0, "quietZoneLines": 3, "#
-            + #""quietZoneCrossings": 2, "contradictingShortfall": 0.25, "quietZoneExemptLines": null}"#
+            + #""quietZoneCrossings": 2, "contradictingShortfall": 0.25, "quietZoneExemptLines": null, "templateExemptLines": null}"#
         let rules = try JSONDecoder().decode(AcceptanceRules.self, from: Data(json.utf8))
         XCTAssertEqual(rules, AcceptanceRules(trustedLines: 3, confirmedLines: 12, quietZoneNearest: 3, quietZoneLines: 3,
-                                              quietZoneCrossings: 2, quietZoneExemptLines: nil, contradictingShortfall: 0.25))
-        let exempting = json.replacingOccurrences(of: "null", with: "20")
-        XCTAssertEqual(try JSONDecoder().decode(AcceptanceRules.self, from: Data(exempting.utf8)).quietZoneExemptLines, 20)
+                                              quietZoneCrossings: 2, quietZoneExemptLines: nil, contradictingShortfall: 0.25,
+                                              templateExemptLines: nil))
+        let exempting = try JSONDecoder().decode(AcceptanceRules.self, from: Data(json.replacingOccurrences(of: "null", with: "20").utf8))
+        XCTAssertEqual(exempting.quietZoneExemptLines, 20)
+        XCTAssertEqual(exempting.templateExemptLines, 20)
     }
 }

@@ -75,3 +75,45 @@ final class ScannersTests: XCTestCase {
         XCTAssertEqual(scanners.scanOverview(pixels), scanners.frame.scan(pixels))
     }
 }
+
+final class StandsTests: XCTestCase {
+    /// An EAN-13 printed with a wrong check digit (7284067244275: its 13th digit should be 7), 2 px
+    /// a module: no decoder reads it, as printed.
+    private let misprint = TemplateReaderTests.drawn("7284067244275", module: 2, blur: 0.5)
+
+    /// What `stands` says of a read of `code` by 142 lines whose box spans the code's right half
+    /// only, as ZBar's box of a read spans where its lines finished decoding.
+    private func stands(_ code: String, templateExemptLines: Int?) throws -> Bool {
+        var rules = AcceptanceRules.fitted
+        rules.templateExemptLines = templateExemptLines
+        let half = PixelBox(x: misprint.width / 2, y: 0, width: misprint.width / 2 - 20, height: misprint.height)
+        let reading = try XCTUnwrap(TemplateReader.reading(code, lines: 142, box: half))
+        return try BarcodeReader(symbologies: Set(Symbology.allCases), rules: rules)
+            .stands(reading, in: misprint, scanners: Scanners(symbologies: Set(Symbology.allCases), shrink: 1)).0
+    }
+
+    func testStands_wellReadCodeNoSecondDecoderReads_judgedByTheTemplateReaderOnTheWholeCode() throws {
+        // A generated crop of this kind (bench/crops.py, seed 1, photo-285) gave ZBar 7284067244215
+        // on 142 lines: the 7 in the right half read as a 1, the check digit then right.
+        XCTAssertEqual(ZXingScanner(symbologies: [.ean13]).scan(misprint.padded(by: 16)), [])
+        XCTAssertFalse(try stands("7284067244215", templateExemptLines: nil),
+                       "the template reader fits a 7 there, on the whole code beyond ZBar's box")
+        // Exempt from that verdict by its lines, it counts: zxing-cpp contradicts nothing.
+        XCTAssertTrue(try stands("7284067244215", templateExemptLines: 20))
+    }
+
+    func testStands_wellReadRightCodeNoSecondDecoderReads_counts() throws {
+        // The same drawing, its check digit right: zxing-cpp does not read it in the read's
+        // surroundings either. The template reader fits its digit patterns on the whole code; on
+        // the read's surroundings (`surroundings(of:in:)`), which cut its left half off, it fits
+        // other patterns better.
+        let code = TemplateReaderTests.drawn("5901234123457", module: 2, blur: 0.5)
+        let reading = try XCTUnwrap(TemplateReader.reading("5901234123457", lines: 142,
+                                                           box: PixelBox(x: code.width / 2, y: 0, width: code.width / 2 - 20, height: code.height)))
+        var rules = AcceptanceRules.fitted
+        rules.templateExemptLines = nil
+        let (counts, because) = try BarcodeReader(symbologies: Set(Symbology.allCases), rules: rules)
+            .stands(reading, in: code, scanners: Scanners(symbologies: Set(Symbology.allCases), shrink: 1))
+        XCTAssertTrue(counts, because)
+    }
+}

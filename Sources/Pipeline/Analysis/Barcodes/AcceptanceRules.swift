@@ -30,9 +30,16 @@ public struct AcceptanceRules: Codable, Sendable, Equatable {
     /// A place's digit pattern this much worse than the best, per line, is not what is printed
     /// there: the template reader contradicts a code that falls this short (`TemplateReader.verdict`).
     public var contradictingShortfall: Float
+    /// A linear code read across the whole photo by `confirmedLines` lines or more, where zxing-cpp
+    /// reads nothing, counts without the template reader's verdict when read by this many lines or
+    /// more; by fewer, it counts unless the template reader contradicts it on the code's whole
+    /// extent (`BarcodeReader.stands`). nil judges every such read. (ZBar read a misprinted code's
+    /// 7 as a 1, thin bars, on 142 lines: a read of many lines is not for that right.)
+    public var templateExemptLines: Int?
 
     public init(trustedLines: Int, confirmedLines: Int, quietZoneNearest: Double, quietZoneLines: Int,
-                quietZoneCrossings: Int, quietZoneExemptLines: Int?, contradictingShortfall: Float) {
+                quietZoneCrossings: Int, quietZoneExemptLines: Int?, contradictingShortfall: Float,
+                templateExemptLines: Int?) {
         self.trustedLines = trustedLines
         self.confirmedLines = confirmedLines
         self.quietZoneNearest = quietZoneNearest
@@ -40,5 +47,6 @@ public struct AcceptanceRules: Codable, Sendable, Equatable {
         self.quietZoneCrossings = quietZoneCrossings
         self.quietZoneExemptLines = quietZoneExemptLines
         self.contradictingShortfall = contradictingShortfall
+        self.templateExemptLines = templateExemptLines
     }
 }

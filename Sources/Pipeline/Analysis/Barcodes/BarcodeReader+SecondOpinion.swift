@@ -28,18 +28,31 @@ extension BarcodeReader {
     }
 
     /// True when a linear code ZBar read on the whole photo counts: a second opinion confirms it,
-    /// or, read by `rules.confirmedLines` lines or more, zxing-cpp does not contradict it. (The template
-    /// reader's verdict on every well-read code would cost 10 % of the 12 MP corpus's CPU: only weak
-    /// reads get it.) A code that does not count here is not lost: the candidate regions and the
-    /// second look read it again, differently. With the reason, for the trace.
+    /// or, read by `rules.confirmedLines` lines or more, zxing-cpp does not contradict it and, where
+    /// zxing-cpp reads nothing and the read has fewer than `rules.templateExemptLines` lines, the
+    /// template reader does not either. (Its verdict on every well-read code would cost 10 % of the
+    /// 12 MP corpus's CPU: only reads zxing-cpp does not confirm get it.) A well-read code is judged
+    /// on its whole extent (`reach(around:in:)`): ZBar's box of a code read on many lines can span
+    /// half of it, and on the surroundings of such a box, which cut the code, the template reader
+    /// fits other patterns better than a right code's. A code that does not count here is not
+    /// lost: the candidate regions and the second look read it again, differently. With the reason,
+    /// for the trace.
     func stands(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) throws -> (Bool, String) {
         guard reading.symbology != .qr else { return (true, "a QR code corrects its own errors") }
         let area = Self.surroundings(of: reading.box, in: pixels)
         let zxing = zxingReads(area, in: pixels, scanners: scanners)
         if reading.quality >= rules.confirmedLines {
-            let contradiction = zxing.first { $0.productKey != reading.productKey }
-            return contradiction.map { (false, "zxing-cpp reads \($0.productKey) there") }
-                ?? (true, "\(rules.confirmedLines)+ scan lines, and zxing-cpp " + (zxing.isEmpty ? "reads nothing there" : "agrees"))
+            if let contradiction = zxing.first(where: { $0.productKey != reading.productKey }) {
+                return (false, "zxing-cpp reads \(contradiction.productKey) there")
+            }
+            let lines = "\(rules.confirmedLines)+ scan lines, and zxing-cpp "
+            if !zxing.isEmpty { return (true, lines + "agrees") }
+            if reading.quality >= rules.templateExemptLines ?? .max { return (true, lines + "reads nothing there") }
+            var templates = TemplateEvidence(pixels: pixels.cropped(to: Self.reach(around: reading.box, in: pixels)),
+                                             candidates: [], rules: rules, memo: memo)
+            let verdict = try templates.verdict(on: reading)
+            return (verdict != .contradicts, lines + "reads nothing there; the template reader, on the code's whole extent, "
+                + (verdict == .contradicts ? "fits other patterns better" : verdict == .confirms ? "fits its digit patterns" : "cannot tell"))
         }
         let verdict = try Self.secondOpinion(on: reading, zxing: zxing,
                                              templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [], rules: rules, memo: memo))
@@ -51,15 +64,10 @@ extension BarcodeReader {
     /// quiet zone test takes for a part of a larger code stands then. zxing-cpp finds a code's
     /// ends by its guard bars and quiet zone in its own binarisation, so where the test mistook
     /// print beside a code (a coloured label edge, a line of text) for bars, it reads the same
-    /// code; where a part was read, it reads the whole code (another one) or nothing. It looks a
-    /// box's length beyond the box on every side: ZBar's box can span a fraction of the code (only
-    /// where its lines finished decoding), and the test misjudges such a read from the box alone.
+    /// code; where a part was read, it reads the whole code (another one) or nothing. It looks on
+    /// the code's whole extent (`reach(around:in:)`): the test misjudges a part read from the box alone.
     func isWholeByZXing(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) -> Bool {
-        let reach = max(reading.box.width, reading.box.height)
-        let area = PixelBox(x: reading.box.x - reach, y: reading.box.y - reach,
-                            width: reading.box.width + 2 * reach, height: reading.box.height + 2 * reach)
-            .clamped(width: pixels.width, height: pixels.height)
-        let zxing = zxingReads(area, in: pixels, scanners: scanners)
+        let zxing = zxingReads(Self.reach(around: reading.box, in: pixels), in: pixels, scanners: scanners)
         guard !zxing.isEmpty, zxing.allSatisfy({ $0.productKey == reading.productKey }) else { return false }
         trace?.note("overview", "zxing-cpp, around the read", reading, "kept",
                     because: "zxing-cpp reads the same code there, and no other: what lies beside it is not more bars")
@@ -136,6 +144,14 @@ extension BarcodeReader {
     /// Room beyond either end of a read `length` pixels long along its scan lines, for the code's
     /// ends and quiet zone: ZBar's box spans only where its lines finished decoding.
     static func endMargin(ofCodeLong length: Int) -> Int { length / 4 + 8 }
+
+    /// A read's box and a box's length beyond it on every side: the whole code, whichever way its
+    /// bars lie, when ZBar's box spans only a part of it (where its lines finished decoding).
+    static func reach(around box: PixelBox, in pixels: GreyImage) -> PixelBox {
+        let reach = max(box.width, box.height)
+        return PixelBox(x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach)
+            .clamped(width: pixels.width, height: pixels.height)
+    }
 
     /// A read's box with room around it for the whole code and its quiet zone: ZBar's box spans the
     /// scan lines that read it, which may be a thin strip of the bars.
