@@ -44,9 +44,8 @@ extension Ingest {
             // Other thresholds than the fitted ones: how bench/fit_rules.py tries a grid of them.
             // A file of a list of them reads each photo with each (decoded once), and the JSON is
             // a list per entry, in their order.
-            let data = try rules.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-            let list = data.flatMap { try? JSONDecoder().decode([AcceptanceRules].self, from: $0) }
-            let grid = try list ?? data.map { [try JSONDecoder().decode(AcceptanceRules.self, from: $0)] }
+            let file = try rules.map(Self.ruleSets(in:))
+            let grid = file?.sets
             var explanations = [[BarcodeExplanation]](repeating: [], count: grid?.count ?? 1)
             var failed = false
             for photo in photos {
@@ -59,8 +58,29 @@ extension Ingest {
                     FileHandle.standardError.write(Data((TerminalText.escaped("ingest: \(photo): \(error)") + "\n").utf8))
                 }
             }
-            if json { try list != nil ? printJSON(explanations) : printJSON(explanations[0]) }
+            if json { try file?.isList == true ? printJSON(explanations) : printJSON(explanations[0]) }
             if failed { throw ExitCode.failure }
+        }
+
+        /// The rule sets of a `--rules` file: one set, or a list of them. A file that cannot be
+        /// read, holds neither, or lists none is a usage error (64), as a configuration file's is:
+        /// it says nothing of the photos.
+        static func ruleSets(in path: String) throws -> (sets: [AcceptanceRules], isList: Bool) {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw ExitCode.validationFailure(saying: "\(path): cannot read the rules: \(error.localizedDescription)")
+            }
+            if let list = try? JSONDecoder().decode([AcceptanceRules].self, from: data) {
+                guard !list.isEmpty else { throw ExitCode.validationFailure(saying: "\(path): lists no rules") }
+                return (list, true)
+            }
+            do {
+                return ([try JSONDecoder().decode(AcceptanceRules.self, from: data)], false)
+            } catch {
+                throw ExitCode.validationFailure(saying: "\(path): neither acceptance rules nor a list of them: \(error)")
+            }
         }
 
         /// One photo's explanation as lines a person reads: a line per event, then the outcome.

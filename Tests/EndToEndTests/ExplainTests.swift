@@ -76,7 +76,7 @@ final class ExplainTests: XCTestCase {
         let photos = samples.map { "inbox/" + $0 } + real
         let sets = [
             #"{"trustedLines": 6, "confirmedLines": 20, "quietZoneNearest": 2.0, "quietZoneLines": 2, "quietZoneCrossings": 0, "contradictingShortfall": 0.15}"#,
-            #"{"trustedLines": 3, "confirmedLines": 12, "quietZoneNearest": 3.0, "quietZoneLines": 3, "quietZoneCrossings": 2, "contradictingShortfall": 0.25, "quietZoneExemptLines": 20}"#,
+            #"{"trustedLines": 3, "confirmedLines": 12, "quietZoneNearest": 3.0, "quietZoneLines": 3, "quietZoneCrossings": 2, "contradictingShortfall": 0.25, "quietZoneExemptLines": 20, "templateExemptLines": 20}"#,
             #"{"trustedLines": 3, "confirmedLines": 20, "quietZoneNearest": 2.0, "quietZoneLines": 2, "quietZoneCrossings": 0, "contradictingShortfall": 0.15, "quietZoneExemptLines": 20}"#,
         ]
         let list = work.folder.appendingPathComponent("rules.json")
@@ -105,6 +105,23 @@ final class ExplainTests: XCTestCase {
         let photo = RealPhotos.folder.appendingPathComponent("off/8588005778190_2.jpg").path
         let explanation = try XCTUnwrap(try explain([photo], in: work).first)
         XCTAssertEqual(explanation.zxingOnWholePhoto, ["8588005778190"])
+    }
+
+    func testExplain_rulesFileThatHoldsNoRules_isAUsageError() throws {
+        let work = try SampleLibrary(for: self)
+        let photo = "inbox/single-product/IMG_0001.jpg"
+        let files = ["not-rules.json": #"{"trustedLines": "many"}"#, "empty.json": "[]", "text.json": "trustedLines 3"]
+        for (name, contents) in files {
+            let file = work.folder.appendingPathComponent(name)
+            try Data(contents.utf8).write(to: file)
+            let outcome = try work.ingest(["explain", "--rules", file.path, photo])
+            XCTAssertEqual(outcome.status, 64, "\(name): \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.hasPrefix("ingest: \(file.path): "), outcome.stderr)
+            XCTAssertEqual(outcome.stdout, "", "no photo is explained with rules that are not there")
+        }
+        let missing = try work.ingest(["explain", "--rules", work.folder.appendingPathComponent("absent.json").path, photo])
+        XCTAssertEqual(missing.status, 64, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("cannot read the rules"), missing.stderr)
     }
 
     func testExplain_text_namesEachReadAndTheOutcome_andABadFileExits1() throws {
