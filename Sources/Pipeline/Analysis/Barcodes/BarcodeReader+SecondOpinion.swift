@@ -48,8 +48,12 @@ extension BarcodeReader {
             let lines = "\(rules.confirmedLines)+ scan lines, and zxing-cpp "
             if !zxing.isEmpty { return (true, lines + "agrees") }
             if reading.quality >= rules.templateExemptLines ?? .max { return (true, lines + "reads nothing there") }
-            var templates = TemplateEvidence(pixels: pixels.cropped(to: Self.reach(around: reading.box, in: pixels)),
-                                             candidates: [], rules: rules, memo: memo)
+            let whole = Self.reach(around: reading.box, in: pixels)
+            // The template reader reads a frame this large only along its candidate regions (`templateTargets`).
+            guard whole.width * whole.height <= Self.secondLookPixels else {
+                return (true, lines + "reads nothing there; the code's surroundings are too large for the template reader")
+            }
+            var templates = TemplateEvidence(pixels: pixels.cropped(to: whole), candidates: [], rules: rules, memo: memo)
             let verdict = try templates.verdict(on: reading)
             return (verdict != .contradicts, lines + "reads nothing there; the template reader, on the code's whole extent, "
                 + (verdict == .contradicts ? "fits other patterns better" : verdict == .confirms ? "fits its digit patterns" : "cannot tell"))
