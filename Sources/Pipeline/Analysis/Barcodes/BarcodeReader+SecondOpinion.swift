@@ -55,8 +55,8 @@ extension BarcodeReader {
             }
             var templates = TemplateEvidence(pixels: pixels.cropped(to: whole), candidates: [], rules: rules, memo: memo)
             let verdict = try templates.verdict(on: reading)
-            return (verdict != .contradicts, lines + "reads nothing there; the template reader, on the code's whole extent, "
-                + (verdict == .contradicts ? "fits other patterns better" : verdict == .confirms ? "fits its digit patterns" : "cannot tell"))
+            return (verdict != .contradicts, "\(rules.confirmedLines)+ scan lines; second opinion on the code's whole extent "
+                + Self.describe(verdict, zxing: zxing, on: reading))
         }
         let verdict = try Self.secondOpinion(on: reading, zxing: zxing,
                                              templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [], rules: rules, memo: memo))
