@@ -72,20 +72,25 @@ extension Ingest {
             } catch {
                 throw ExitCode.validationFailure(saying: "\(path): cannot read the rules: \(error.localizedDescription)")
             }
-            if let list = try? JSONDecoder().decode([AcceptanceRules].self, from: data) {
-                guard !list.isEmpty else { throw ExitCode.validationFailure(saying: "\(path): lists no rules") }
-                return (list, true)
-            }
+            // A list is one by its first character, so a bad entry's error is the list's own.
+            let isList = data.first { !Set(" \t\r\n".utf8).contains($0) } == UInt8(ascii: "[")
             do {
-                return ([try JSONDecoder().decode(AcceptanceRules.self, from: data)], false)
+                let sets = isList ? try JSONDecoder().decode([AcceptanceRules].self, from: data)
+                    : [try JSONDecoder().decode(AcceptanceRules.self, from: data)]
+                guard !sets.isEmpty else { throw ExitCode.validationFailure(saying: "\(path): lists no rules") }
+                return (sets, isList)
+            } catch let error as ExitCode {
+                throw error
             } catch {
-                throw ExitCode.validationFailure(saying: "\(path): neither acceptance rules nor a list of them: \(error)")
+                throw ExitCode.validationFailure(saying: "\(path): " + (isList ? "not a list of acceptance rules" : "not acceptance rules")
+                    + ": \(error)")
             }
         }
 
         /// One photo's explanation as lines a person reads: a line per event, then the outcome.
         static func text(of explanation: BarcodeExplanation) -> String {
-            var lines = ["\(explanation.photo)  \(explanation.width)×\(explanation.height), overview at 1/\(explanation.overviewShrink)"]
+            // The path on one line: the text's own line breaks are kept, a name's are escaped.
+            var lines = ["\(TerminalText.escaped(explanation.photo))  \(explanation.width)×\(explanation.height), overview at 1/\(explanation.overviewShrink)"]
             for event in explanation.events {
                 let code = event.code.map { code in
                     "\(code) (\(event.symbology ?? "?")\(event.lines.map { ", \($0) lines" } ?? ""))"

@@ -110,7 +110,8 @@ final class ExplainTests: XCTestCase {
     func testExplain_rulesFileThatHoldsNoRules_isAUsageError() throws {
         let work = try SampleLibrary(for: self)
         let photo = "inbox/single-product/IMG_0001.jpg"
-        let files = ["not-rules.json": #"{"trustedLines": "many"}"#, "empty.json": "[]", "text.json": "trustedLines 3"]
+        let files = ["not-rules.json": #"{"trustedLines": "many"}"#, "empty.json": "[]", "text.json": "trustedLines 3",
+                     "short-entry.json": #" [{"trustedLines": 3}]"#]
         for (name, contents) in files {
             let file = work.folder.appendingPathComponent(name)
             try Data(contents.utf8).write(to: file)
@@ -118,6 +119,10 @@ final class ExplainTests: XCTestCase {
             XCTAssertEqual(outcome.status, 64, "\(name): \(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.hasPrefix("ingest: \(file.path): "), outcome.stderr)
             XCTAssertEqual(outcome.stdout, "", "no photo is explained with rules that are not there")
+            if name == "short-entry.json" {
+                XCTAssertTrue(outcome.stderr.contains("not a list of acceptance rules") && outcome.stderr.contains("confirmedLines"),
+                              "the list's entry lacks its thresholds: \(outcome.stderr)")
+            }
         }
         let missing = try work.ingest(["explain", "--rules", work.folder.appendingPathComponent("absent.json").path, photo])
         XCTAssertEqual(missing.status, 64, missing.stderr)
@@ -133,5 +138,12 @@ final class ExplainTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains("ZBar, the overview"), text.stdout)
         XCTAssertTrue(text.stderr.contains("zz_truncated.jpg") && text.stderr.contains("truncated or corrupt"), text.stderr)
         XCTAssertTrue(text.stderr.hasSuffix("file\n") && !text.stderr.contains("\\n"), "one line, ended by a newline: \(text.stderr)")
+
+        // A name with a line break in it stays on its photo's first line.
+        try FileManager.default.copyItem(at: work.inbox.appendingPathComponent("single-product/IMG_0001.jpg"),
+                                         to: work.folder.appendingPathComponent("two\nlines.jpg"))
+        let odd = try work.ingest(["explain", "--no-reference", "two\nlines.jpg"])
+        XCTAssertEqual(odd.status, 0, odd.stderr)
+        XCTAssertTrue(odd.stdout.hasPrefix(#"two\nlines.jpg  600×800"#), odd.stdout)
     }
 }
