@@ -1,4 +1,5 @@
 #include "CImageOps.h"
+#include "EANPatterns.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -8,20 +9,6 @@
  * set B (G, even parity) set C reversed. */
 static const char *const kSetA[10] = {"0001101", "0011001", "0010011", "0111101", "0100011",
                                       "0110001", "0101111", "0111011", "0110111", "0001011"};
-
-/* A template spans nine modules: the digit's seven and one of each neighbour, whose colour the
- * symbology fixes (a left-half digit follows a bar and precedes a space; a right-half one the
- * reverse), so the blur they spill into the digit is part of the model. It is kept as its bars:
- * runs of dark modules [start, end), 0 ≤ start < end ≤ 9. */
-typedef struct {
-    int runs;
-    int start[5], end[5];
-} Template;
-
-/* Every template has three: the digit's two bars and the neighbour's (make_templates). */
-#define RUNS 3
-#define LANES 4
-typedef float lanes __attribute__((vector_size(LANES * sizeof(float))));
 
 static Template make_template(const int modules[9]) {
     Template t = {0};
@@ -37,6 +24,12 @@ static Template make_template(const int modules[9]) {
     }
     return t;
 }
+
+/* The templates of every digit, and the loop that scores them on this CPU. */
+typedef struct {
+    Template left[20], right[10];
+    ingest_ean_pattern_costs_fn score;
+} Templates;
 
 static void make_templates(Template *left /* 20 */, Template *right /* 10 */) {
     for (int d = 0; d < 10; d++) {
@@ -78,8 +71,6 @@ static inline float phi(float t) {
     return phi_table[i] + f * (phi_table[i + 1] - phi_table[i]);
 }
 
-#define MAX_DIGIT_PIXELS 64
-
 /* How the code lies on the line: its first bar's edge x0, the module width w, the blur (σ of a
  * Gaussian) and the ink spread (how much wider every bar is printed or photographed than its
  * modules: positive for ink gain, negative where light blooms into the bars), all in pixels;
@@ -102,7 +93,7 @@ static inline double boundary_at(Placement at, double u) {
  * cost 1), so the local contrast and brightness do not matter. The shifts (none, or ±0.2 modules)
  * let each digit sit a little off the grid, as on a curved package. */
 static void digit_costs(const float *profile, int count, Placement at, double first_module, int shifts,
-                        const Template *templates, int patterns, float *best) {
+                        const Template *templates, int patterns, ingest_ean_pattern_costs_fn score, float *best) {
     static const double kShifts[3] = {0, -0.2, 0.2};
     for (int p = 0; p < patterns; p++) best[p] = 9;
     double bounds[10];
@@ -136,36 +127,7 @@ static void digit_costs(const float *profile, int count, Placement at, double fi
                 fall[i][j] = half == 0 ? rise[i][j] : phi((x - boundary - half) * inverse);
             }
         }
-        /* Four patterns at a time, one per lane: each lane's sums are made in the same order as
-         * one pattern's alone would be, so the costs are those of a pattern-by-pattern loop, bit
-         * for bit, but the four chains of additions overlap instead of waiting on each other. */
-        for (int p0 = 0; p0 < patterns; p0 += LANES) {
-            const Template *t[LANES];
-            for (int k = 0; k < LANES; k++) t[k] = &templates[p0 + k < patterns ? p0 + k : patterns - 1];
-            lanes v[MAX_DIGIT_PIXELS], vm = {0};
-            for (int i = 0; i < n; i++) {
-                lanes value = {0};
-                for (int r = 0; r < RUNS; r++) {
-                    lanes run;
-                    for (int k = 0; k < LANES; k++) run[k] = rise[i][t[k]->start[r]] - fall[i][t[k]->end[r]];
-                    value += run;
-                }
-                v[i] = value;
-                vm += value;
-            }
-            vm /= (float)n;
-            lanes vy = {0}, vv = {0};
-            for (int i = 0; i < n; i++) {
-                lanes d = v[i] - vm;
-                vy += d * y[i];
-                vv += d * d;
-            }
-            for (int k = 0; k < LANES && p0 + k < patterns; k++) {
-                float cost = 1;
-                if (vv[k] > 1e-9f && vy[k] > 0) cost = 1 - vy[k] * vy[k] / (vv[k] * yy);
-                if (cost < best[p0 + k]) best[p0 + k] = cost;
-            }
-        }
+        score((const float (*)[10])rise, (const float (*)[10])fall, y, n, yy, templates, patterns, best);
     }
 }
 
@@ -177,7 +139,7 @@ static void digit_costs(const float *profile, int count, Placement at, double fi
  * returns the sum of each place's lowest. A placement that cannot end below `limit` (the best
  * so far, which it must beat) stops early, its costs incomplete: it returns a sum ≥ `limit`. */
 static double placement_costs(const float *profile, int count, Placement at, int shifts, int half, double limit,
-                              const Template *left, const Template *right, float *left_costs, float *right_costs) {
+                              const Templates *templates, float *left_costs, float *right_costs) {
     double total = 0;
     int first = half == 1 ? 6 : 0, last = half == 0 ? 6 : 12;
     /* The left half's six places (sets A and B: 20 patterns) start at module 3, the right's
@@ -185,7 +147,8 @@ static double placement_costs(const float *profile, int count, Placement at, int
     for (int k = first; k < last; k++) {
         int is_left = k < 6, place = is_left ? k : k - 6, patterns = is_left ? 20 : 10;
         float *costs = is_left ? left_costs + 20 * place : right_costs + 10 * place;
-        digit_costs(profile, count, at, (is_left ? 3 : 50) + 7 * place, shifts, is_left ? left : right, patterns, costs);
+        digit_costs(profile, count, at, (is_left ? 3 : 50) + 7 * place, shifts,
+                    is_left ? templates->left : templates->right, patterns, templates->score, costs);
         float lowest = costs[0];
         for (int p = 1; p < patterns; p++) lowest = fminf(lowest, costs[p]);
         total += lowest;
@@ -207,8 +170,7 @@ static void keep(int half, const float *trial_left, const float *trial_right, fl
  * Returns the places' lowest costs summed, their costs written to `left_costs` and
  * `right_costs`, or INFINITY. */
 static double fit_places(const float *profile, int count, double first_edge, double last_edge, int half, int modules,
-                         int perspective, const Template *left, const Template *right, float *left_costs,
-                         float *right_costs) {
+                         int perspective, const Templates *templates, float *left_costs, float *right_costs) {
     double w0 = (last_edge - first_edge) / modules;
     float trial_left[6 * 20], trial_right[6 * 10];
     /* The placement with `end` (0 the first edge, 1 the last) moved by `offset` modules. */
@@ -227,7 +189,7 @@ static double fit_places(const float *profile, int count, double first_edge, dou
                 for (int j = -2; j <= 2; j++) {
                     double w = w0 * (1 + 0.01 * i);
                     double total = placement_costs(profile, count, AT(e, 0.3 * j, w, 0.6 * w, 0.5 * d), 1, half, best,
-                                                   left, right, trial_left, trial_right);
+                                                   templates, trial_left, trial_right);
                     if (total < best) {
                         best = total;
                         end = e;
@@ -254,7 +216,7 @@ static double fit_places(const float *profile, int count, double first_edge, dou
                     /* The anchored end stays where the coarse search put it. */
                     Placement at = {end ? x_last + 0.15 * j * w - modules * w : x0 + 0.15 * j * w, w, kBlur[b] * w, 0,
                                     drift + 0.25 * d, modules};
-                    double total = placement_costs(profile, count, at, 3, half, best, left, right, trial_left, trial_right);
+                    double total = placement_costs(profile, count, at, 3, half, best, templates, trial_left, trial_right);
                     if (total < best) {
                         best = total;
                         chosen = at;
@@ -269,7 +231,7 @@ static double fit_places(const float *profile, int count, double first_edge, dou
     for (int s = 0; s < 8; s++) {
         Placement at = chosen;
         at.spread = kSpread[s] * at.w;
-        double total = placement_costs(profile, count, at, 3, half, best, left, right, trial_left, trial_right);
+        double total = placement_costs(profile, count, at, 3, half, best, templates, trial_left, trial_right);
         if (total < best) {
             best = total;
             keep(half, trial_left, trial_right, left_costs, right_costs);
@@ -278,21 +240,33 @@ static double fit_places(const float *profile, int count, double first_edge, dou
     return best;
 }
 
-double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int mode,
+/* The pattern loop this CPU runs fastest, chosen once. */
+static ingest_ean_pattern_costs_fn fastest = ingest_ean_pattern_costs_portable;
+static pthread_once_t fastest_once = PTHREAD_ONCE_INIT;
+
+static void choose_fastest(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) fastest = ingest_ean_pattern_costs_avx2;
+#endif
+}
+
+double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int mode, int portable,
                            float *left_costs, float *right_costs) {
     pthread_once(&phi_once, fill_phi);
-    Template left[20], right[10];
-    make_templates(left, right);
+    pthread_once(&fastest_once, choose_fastest);
+    Templates templates = {.score = portable ? ingest_ean_pattern_costs_portable : fastest};
+    make_templates(templates.left, templates.right);
     if (!((last_edge - first_edge) / 95 > 0)) return -1;
     double total = 0;
     if (mode == 2) {
-        total = fit_places(profile, count, first_edge, last_edge, 0, 51, 0, left, right, left_costs, right_costs);
+        total = fit_places(profile, count, first_edge, last_edge, 0, 51, 0, &templates, left_costs, right_costs);
     } else if (mode == 1) {
         for (int half = 0; half < 2; half++) {
-            total += fit_places(profile, count, first_edge, last_edge, half, 95, 0, left, right, left_costs, right_costs);
+            total += fit_places(profile, count, first_edge, last_edge, half, 95, 0, &templates, left_costs, right_costs);
         }
     } else {
-        total = fit_places(profile, count, first_edge, last_edge, 2, 95, mode == 3, left, right, left_costs, right_costs);
+        total = fit_places(profile, count, first_edge, last_edge, 2, 95, mode == 3, &templates, left_costs, right_costs);
     }
     return isfinite(total) ? total : -1;
 }

@@ -39,11 +39,18 @@ public struct EANLineFit: Sendable {
     /// `.halves`: each half of the code is placed on the line alone (a code on a curved or folded
     /// package, one half stretched against the other).
     public init?(darkness: [Float], firstEdge: Double, lastEdge: Double, layout: Layout = .whole) {
+        self.init(darkness: darkness, firstEdge: firstEdge, lastEdge: lastEdge, layout: layout, portable: false)
+    }
+
+    /// `portable`: with the loop every CPU runs, not the fastest this one has (AVX2). The costs
+    /// are the same, bit for bit: the reader's decisions do not depend on the CPU (the tests
+    /// compare the two).
+    init?(darkness: [Float], firstEdge: Double, lastEdge: Double, layout: Layout, portable: Bool) {
         var left = [Float](repeating: 1, count: 120), right = [Float](repeating: 1, count: 60)
         let cost = darkness.withUnsafeBufferPointer { profile in
             left.withUnsafeMutableBufferPointer { left in
                 right.withUnsafeMutableBufferPointer { right in
-                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge, layout.mode,
+                    ingest_ean_fit_line(profile.baseAddress, Int32(profile.count), firstEdge, lastEdge, layout.mode, portable ? 1 : 0,
                                         left.baseAddress, right.baseAddress)
                 }
             }

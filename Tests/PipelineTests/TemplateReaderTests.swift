@@ -95,6 +95,36 @@ final class TemplateReaderTests: XCTestCase {
         XCTAssertNil(TemplateReader().read(noise))
     }
 
+    /// The fit's portable loop and its AVX2 loop give the same costs, bit for bit, on the lines
+    /// the reader takes across codes drawn sharp and blurred, stretched, at an angle and reversed,
+    /// and with noise: a photo's codes must not depend on the CPU that reads it.
+    func testFit_portableAndAVX2Loops_giveTheSameCostsBitForBit() throws {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        try XCTSkipUnless(cpu.contains(" avx2"), "no AVX2 on this CPU: only the portable loop runs")
+        var generator = SplitMix64(seed: 29)
+        var fitted = 0, lines = 0
+        for (code, module, blur, stretch, perspective) in [("5901234123457", 1.2, 0.8, 1.0, 0.0), ("4006381333931", 2.0, 0.5, 1.0, 0.0),
+                                                           ("0012345678905", 2.6, 0.6, 1.15, 0.0), ("8712345678906", 3.1, 0.4, 1.0, 0.25)] {
+            let image = Self.drawn(code, module: module, blur: blur, stretch: stretch, perspective: perspective)
+            let clean = TemplateReader.darkness(image, row: 20)
+            let noisy = clean.map { $0 + Float(Int(generator.next() % 41) - 20) }
+            for line in [clean, noisy, noisy.reversed()] {
+                let (first, last) = try XCTUnwrap(TemplateReader.extent(of: line))
+                for layout in [EANLineFit.Layout.whole, .halves, .perspective, .upcE] {
+                    let fast = EANLineFit(darkness: line, firstEdge: first, lastEdge: last, layout: layout, portable: false)
+                    let portable = EANLineFit(darkness: line, firstEdge: first, lastEdge: last, layout: layout, portable: true)
+                    let bits = { (fit: EANLineFit?) in fit.map { [$0.cost.bitPattern] + ($0.left + $0.right).map { UInt64($0.bitPattern) } } }
+                    let (a, b) = (bits(fast), bits(portable))
+                    XCTAssertTrue(a == b, "\(code) \(layout): the costs differ first at \(zip(a ?? [], b ?? []).enumerated().first { $1.0 != $1.1 }?.offset ?? -1)")
+                    lines += 1
+                    if portable != nil { fitted += 1 }
+                }
+            }
+        }
+        // The comparison covers whole searches, not only lines that fit nothing.
+        XCTAssertGreaterThan(fitted, lines * 3 / 4, "\(fitted) of \(lines) lines fitted")
+    }
+
     func testTemplateTargets_stripTooThinForTheCellGrid_isReadAlongItsLength() throws {
         // 11 px of a code's height, as a scanner or a close crop cuts it: too thin for the cell grid
         // that gives a photo's bar direction, lying or standing.

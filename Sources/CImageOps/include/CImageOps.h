@@ -78,8 +78,10 @@ void ingest_row_resample_free(IngestRowResample *resample);
  * With `mode` 1 each half of the code is placed alone, from either end; with 2 the code is a
  * UPC-E (51 modules, six places laid out as the left half's: left_costs only); with 3 the whole
  * code is placed as seen at an angle too, its middle up to 3 modules off even widths'. Returns
- * the best placement's summed cost, or -1 when the code does not fit in the profile. */
-double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int mode,
+ * the best placement's summed cost, or -1 when the code does not fit in the profile. With
+ * `portable` not 0 the digit patterns are scored by the loop every CPU runs, else by the fastest
+ * this one has (AVX2): the costs are the same, bit for bit (the tests compare them). */
+double ingest_ean_fit_line(const float *profile, int count, double first_edge, double last_edge, int mode, int portable,
                            float *left_costs, float *right_costs);
 
 /* The gradient sums of a grid of cell × cell pixels over an 8-bit grey image (rows of `width`
