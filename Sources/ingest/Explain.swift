@@ -67,6 +67,10 @@ extension Ingest {
         /// it says nothing of the photos.
         static func ruleSets(in path: String) throws -> (sets: [AcceptanceRules], isList: Bool) {
             let data: Data
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw ExitCode.validationFailure(saying: "\(path): cannot read the rules: a directory, not a file")
+            }
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {

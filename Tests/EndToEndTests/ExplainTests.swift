@@ -127,6 +127,9 @@ final class ExplainTests: XCTestCase {
         let missing = try work.ingest(["explain", "--rules", work.folder.appendingPathComponent("absent.json").path, photo])
         XCTAssertEqual(missing.status, 64, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("cannot read the rules"), missing.stderr)
+        let folder = try work.ingest(["explain", "--rules", work.folder.path, photo])
+        XCTAssertEqual(folder.status, 64, folder.stderr)
+        XCTAssertTrue(folder.stderr.hasSuffix("cannot read the rules: a directory, not a file\n"), folder.stderr)
     }
 
     func testExplain_text_namesEachReadAndTheOutcome_andABadFileExits1() throws {
