@@ -64,6 +64,17 @@ final class TemplateReaderTests: XCTestCase {
         XCTAssertEqual(try templates.verdict(on: reading(misread)), .contradicts)
     }
 
+    func testVerdict_placeWithNoPixelsOnTheFramesEdge_isUndecidedNotAnError() throws {
+        // A read on the frame's very edge (zxing-cpp's box of a code cut by it) placed the template
+        // reader on a box that, clamped to the frame, holds no pixels: cutting it out threw, and
+        // the photo (real: off/0215861038509_1 turned by 270°) was refused as a corrupt image.
+        let image = Self.drawn("5901234123457", module: 3, blur: 0.2)
+        let edge = PixelBox(x: image.width, y: 0, width: 12, height: image.height)
+        var templates = BarcodeReader.TemplateEvidence(pixels: image, targets: [(box: edge, angle: 0)], rules: .fitted, memo: nil)
+        let reading = try XCTUnwrap(TemplateReader.reading("5901234123457", lines: 3, box: edge))
+        XCTAssertEqual(try templates.verdict(on: reading), .undecided)
+    }
+
     func testVerdict_blurredUPCE_confirmedByTheUPCELayoutOnly() throws {
         // The UPC-E 01234565 at 1.4 px a module, blurred: placed as a UPC-E, its six patterns and
         // their parities (number system 0, check digit 5) fit best at every place.

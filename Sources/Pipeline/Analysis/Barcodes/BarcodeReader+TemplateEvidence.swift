@@ -41,7 +41,11 @@ extension BarcodeReader {
             let reader = TemplateReader()
             let targets = targets ?? BarcodeReader.templateTargets(in: pixels, candidates: candidates).map { (box: $0.0, angle: $0.1) }
             let all = try targets.enumerated().map { index, target in
-                guard wholes?[index].ways.isEmpty != true else { return (box: target.0, ways: [TemplateReader.Way]()) }
+                // A place with no pixels (a read's box on the frame's edge, clamped) has no patterns to fit.
+                let inside = target.0.clamped(width: pixels.width, height: pixels.height)
+                guard wholes?[index].ways.isEmpty != true, inside.width > 0, inside.height > 0 else {
+                    return (box: target.0, ways: [TemplateReader.Way]())
+                }
                 let region = try pixels.region(target.0, angle: target.1, scale: 1, smoothRows: 1, memo: memo)
                 return (box: target.0, ways: memo?.value("template \(layout)", region) { reader.ways(region, layout) } ?? reader.ways(region, layout))
             }
