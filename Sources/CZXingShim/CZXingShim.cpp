@@ -30,16 +30,16 @@ int bitOf(BarcodeFormat format) {
     return 0;
 }
 
-ZXing::ReaderOptions optionsFor(int formats, bool everyWay) {
+ZXing::ReaderOptions optionsFor(int formats, int ways) {
     std::vector<BarcodeFormat> asked;
     for (const auto &[bit, format] : formatBits)
         if (formats & bit) asked.push_back(bit == INGEST_ZXING_QR ? BarcodeFormat::QRCode : format);
     ZXing::ReaderOptions options;
     options.setFormats(ZXing::BarcodeFormats(std::move(asked)));
     options.setTryHarder(true);
-    options.setTryRotate(everyWay);
-    options.setTryDownscale(everyWay);
-    options.setTryInvert(everyWay);
+    options.setTryRotate(ways & INGEST_ZXING_TURNED);
+    options.setTryDownscale(ways & INGEST_ZXING_SHRUNK);
+    options.setTryInvert(ways & INGEST_ZXING_INVERTED);
     options.setBinarizer(ZXing::Binarizer::LocalAverage);
     options.setEanAddOnSymbol(ZXing::EanAddOnSymbol::Ignore);
     options.setReturnErrors(false);
@@ -63,12 +63,12 @@ void boundingBox(const ZXing::Position &position, ingest_zxing_symbol *symbol) {
 
 } // namespace
 
-extern "C" int ingest_zxing_read(const uint8_t *pixels, int width, int height, int stride, int formats, int every_way,
+extern "C" int ingest_zxing_read(const uint8_t *pixels, int width, int height, int stride, int formats, int ways,
                                  ingest_zxing_symbol *out, int capacity) {
     int count = 0;
     try {
         ZXing::ImageView image(pixels, width, height, ZXing::ImageFormat::Lum, stride);
-        for (const ZXing::Barcode &barcode : ZXing::ReadBarcodes(image, optionsFor(formats, every_way != 0))) {
+        for (const ZXing::Barcode &barcode : ZXing::ReadBarcodes(image, optionsFor(formats, ways))) {
             if (count == capacity) break;
             int bit = bitOf(barcode.format());
             if (!barcode.isValid() || bit == 0) continue;
@@ -87,6 +87,9 @@ extern "C" int ingest_zxing_read(const uint8_t *pixels, int width, int height, i
             symbol.text = copy;
             symbol.text_length = static_cast<int>(text.size());
             symbol.line_count = barcode.lineCount();
+            // A linear code whose length runs nearer the columns than the rows was read down columns (turned).
+            int tilt = ((barcode.orientation() % 180) + 180) % 180;
+            symbol.down_columns = bit != INGEST_ZXING_QR && tilt > 45 && tilt < 135;
             boundingBox(barcode.position(), &symbol);
         }
     } catch (...) {

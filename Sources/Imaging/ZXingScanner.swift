@@ -30,21 +30,35 @@ public struct ZXingScanner: Sendable {
         return (lines - checkRows) * spacing + checkRows
     }
 
-    /// Every symbol zxing-cpp decodes in `image` as it is (not turned, shrunk or inverted; with
-    /// `everyWay`, those too, as zxing-cpp's own defaults try them), with coordinates in that image's
-    /// pixels; none when zxing-cpp fails. A linear code's `quality` is the pixel rows its agreeing
-    /// lines stand for (`pixelRows`), whatever the image's height.
-    public func scan(_ image: GreyImage, everyWay: Bool = false) -> [DecodedSymbol] {
-        guard let memo else { return read(image, everyWay: everyWay) }
-        return memo.value("zxing-cpp \(formats) \(everyWay)", image) { read(image, everyWay: everyWay) }
+    /// The ways zxing-cpp may look at an image beyond as it is.
+    public struct Ways: OptionSet, Sendable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// Turned by a right angle: a linear code's lines also run down the columns, so a code
+        /// reads whichever way the photo was stored (a phone held upright stores it lying).
+        public static let turned = Ways(rawValue: INGEST_ZXING_TURNED)
+        public static let shrunk = Ways(rawValue: INGEST_ZXING_SHRUNK)
+        public static let inverted = Ways(rawValue: INGEST_ZXING_INVERTED)
+        /// What zxing-cpp's own defaults try.
+        public static let every: Ways = [.turned, .shrunk, .inverted]
     }
 
-    private func read(_ image: GreyImage, everyWay: Bool) -> [DecodedSymbol] {
+    /// Every symbol zxing-cpp decodes in `image` as it is, and in the `ways` asked for (the caller
+    /// turns, shrinks or inverts itself otherwise), with coordinates in that image's pixels; none
+    /// when zxing-cpp fails. A linear code's `quality` is the pixel rows (or columns, read turned)
+    /// its agreeing lines stand for (`pixelRows`), whatever the image's size.
+    public func scan(_ image: GreyImage, ways: Ways = []) -> [DecodedSymbol] {
+        guard let memo else { return read(image, ways: ways) }
+        return memo.value("zxing-cpp \(formats) \(ways.rawValue)", image) { read(image, ways: ways) }
+    }
+
+    private func read(_ image: GreyImage, ways: Ways) -> [DecodedSymbol] {
         guard image.width > 0, image.height > 0, formats != 0 else { return [] }
         var symbols = [ingest_zxing_symbol](repeating: ingest_zxing_symbol(), count: Self.capacity)
         let count = image.pixels.withUnsafeBufferPointer { pixels in
             ingest_zxing_read(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width),
-                              formats, everyWay ? 1 : 0, &symbols, Int32(Self.capacity))
+                              formats, ways.rawValue, &symbols, Int32(Self.capacity))
         }
         guard count > 0 else { return [] }
         defer { ingest_zxing_free(&symbols, count) }
@@ -54,7 +68,8 @@ public struct ZXingScanner: Sendable {
             let bytes = UnsafeRawBufferPointer(start: text, count: Int(symbol.text_length))
             return DecodedSymbol(symbology: symbology, text: String(decoding: bytes, as: UTF8.self),
                                  quality: symbology == .qr ? Int(symbol.line_count)
-                                     : Self.pixelRows(lines: Int(symbol.line_count), height: image.height),
+                                     : Self.pixelRows(lines: Int(symbol.line_count),
+                                                      height: symbol.down_columns != 0 ? image.width : image.height),
                                  box: PixelBox(x: Int(symbol.x), y: Int(symbol.y),
                                                width: Int(symbol.width), height: Int(symbol.height)))
         }

@@ -36,6 +36,24 @@ final class ZXingScannerTests: XCTestCase {
         }
     }
 
+    func testScan_codeLyingAcrossTheRows_isReadTurnedWithItsColumnsCountedAsLines() throws {
+        // A photo stored lying (a phone held upright) has its bars across the rows. Asked to look
+        // turned, zxing-cpp reads down the columns too, and the lines count as pixel columns, as
+        // rows do upright: 120 columns of bars are about 120 lines whatever the image's width.
+        let code = TemplateReaderTests.drawn("5901234123457", module: 3, blur: 0.2)
+        let scanner = ZXingScanner(symbologies: [.ean13])
+        for width in [400, 1600] {
+            let left = (width - 120) / 2
+            let lying = GreyImage(width: width, height: code.width) { x, y in
+                (left ..< left + 120).contains(x) ? code.pixels[(x - left) % code.height * code.width + y] : 230
+            }
+            XCTAssertEqual(scanner.scan(lying).map(\.text), [], "along rows only, the bars lie along them")
+            let symbol = try XCTUnwrap(scanner.scan(lying, ways: .turned).first, "\(width) columns")
+            XCTAssertEqual(symbol.text, "5901234123457")
+            XCTAssertTrue((110 ... 125).contains(symbol.quality), "\(symbol.quality) lines for 120 columns of bars in \(width)")
+        }
+    }
+
     func testScan_upcE_givesTheEightDigitsPrinted() throws {
         // zxing-cpp 3 gives a UPC-E as the GTIN-13 it stands for (0012345000065 for 01234565); the
         // rest of ingest checks and expands the 8 digits, as ZBar gives them.

@@ -17,6 +17,12 @@ extern "C" {
 #define INGEST_ZXING_CODE128 32
 #define INGEST_ZXING_QR 64
 
+/// The ways zxing-cpp may look at an image beyond as it is, as bits of `ways`: turned by a right
+/// angle (a linear code's lines also run down the columns), shrunk, and inverted (light on dark).
+#define INGEST_ZXING_TURNED 1
+#define INGEST_ZXING_SHRUNK 2
+#define INGEST_ZXING_INVERTED 4
+
 /// One symbol zxing-cpp decoded. `text` is UTF-8 (zxing decodes a QR code's bytes by its ECI or
 /// by guessing), owned by the caller after a read: free it with ingest_zxing_free.
 typedef struct ingest_zxing_symbol {
@@ -25,14 +31,15 @@ typedef struct ingest_zxing_symbol {
     int text_length;
     int x, y, width, height;  ///< the bounding box of zxing's position quadrilateral
     int line_count;   ///< linear codes: how many scan lines agreed; 0 for 2-D codes
+    int down_columns; ///< linear codes: 1 when those lines ran down columns (the image turned), else 0
 } ingest_zxing_symbol;
 
 /// Reads the symbols of `formats` (INGEST_ZXING_ bits) in an 8-bit grey image of `stride`-byte
-/// rows, at most `capacity` of them into `out`. With `every_way` 0, only what the image shows as it
-/// is: no turning, downscaling or inverting, which the caller does; else all three as well, as
-/// zxing-cpp's own defaults try them. Returns how many were written, or -1 when zxing-cpp failed
-/// (an exception; nothing is written then).
-int ingest_zxing_read(const uint8_t *pixels, int width, int height, int stride, int formats, int every_way,
+/// rows, at most `capacity` of them into `out`. With `ways` 0, only what the image shows as it is:
+/// no turning, shrinking or inverting, which the caller does; else also the ways of `ways`
+/// (INGEST_ZXING_TURNED, _SHRUNK, _INVERTED bits; all three are what zxing-cpp's own defaults try).
+/// Returns how many were written, or -1 when zxing-cpp failed (an exception; nothing is written then).
+int ingest_zxing_read(const uint8_t *pixels, int width, int height, int stride, int formats, int ways,
                       ingest_zxing_symbol *out, int capacity);
 
 /// Frees the texts of `count` symbols written by ingest_zxing_read.

@@ -51,7 +51,7 @@ extension PhotoAnalyzer {
         // grey pixels kept at full resolution, or the overview when it is the whole photo unshrunk.
         let frame = PixelBox(x: 0, y: 0, width: decoded.header.width, height: decoded.header.height)
         let whole = !reference ? nil : (try? decoded.fullResolution(frame, from: snapshot.bytes).pixels) ?? (decoded.shrink == 1 ? decoded.overview : nil)
-        let zxing = whole.map { ZXingScanner(symbologies: config.symbologies).scan($0, everyWay: true).compactMap(GTIN.reading(from:)).map(\.productKey) }
+        let zxing = whole.map { ZXingScanner(symbologies: config.symbologies).scan($0, ways: .every).compactMap(GTIN.reading(from:)).map(\.productKey) }
         var decodedAgain: [(box: PixelBox, result: Result<(pixels: GreyImage, origin: PixelBox), ImageError>)] = []
         let memo = rules.count > 1 ? ReadMemo() : nil
         return try rules.map { rules in

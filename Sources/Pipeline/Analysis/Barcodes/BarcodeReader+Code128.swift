@@ -17,7 +17,7 @@ extension BarcodeReader {
             guard reading.symbology == .code128 else { return reading }
             let area = Self.surroundings(of: reading.box.shrunk(by: shrink), in: pixels)
             guard area.width > 0, area.height > 0 else { return reading }
-            let texts = scanners.zxing.scan(pixels.cropped(to: area).padded(by: 16))
+            let texts = scanners.zxing.scan(pixels.cropped(to: area).padded(by: 16), ways: .turned)
                 .filter { $0.symbology == .code128 }.map(\.text)
             guard let extended = texts.first(where: { Self.isExtended($0, of: reading.text) }) else { return reading }
             var copy = reading

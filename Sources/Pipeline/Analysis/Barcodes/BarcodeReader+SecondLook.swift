@@ -27,7 +27,8 @@ extension BarcodeReader {
         for copy in try Self.copies(of: pixels, candidates: candidates, memo: memo) {
             let image = try copy.image()
             let whole = { (reading: BarcodeReading) in !QuietZone.isPartial(reading, in: image, rules: self.rules) }
-            var scans = [("zxing", copy.isWholeOverview ? scanners.scanOverviewByZXing(image) : scanners.zxing.scan(image))]
+            var scans = [("zxing", copy.isWholeOverview ? scanners.scanOverviewByZXing(image)
+                                                        : scanners.zxing.scan(image, ways: copy.isUpright ? [] : .turned))]
             // Every line, also of enlarged copies: scanning those at every second line instead (as
             // many lines per original pixel) let ZBar confirm its own misreads at two scales.
             if copy.withZBar { scans.append(("ZBar", scanners.frame.scan(image))) }
@@ -50,10 +51,13 @@ extension BarcodeReader {
             }
             // Two decoders, or two views, can repeat one misread of a blurred code; the template
             // reader, which models the blur, overrules them where it clearly fits another pattern.
-            for reading in evidence.accepted where try !evidence.isReadByBothDecoders(reading, oneBy: rules.confirmedLines)
+            // Two decoders agree only where zxing-cpp does not also read another code around it:
+            // a damaged UPC-A gave ZBar and zxing-cpp one misread, ZBar's on 16 lines upright and
+            // on 23 turned by a right angle, while zxing-cpp read the right code around it.
+            for reading in evidence.accepted where try !agreed(reading, in: evidence, pixels: pixels, scanners: scanners)
                 && templates.verdict(on: reading) == .contradicts {
                 trace?.note("second look", "template reader", reading, "dropped",
-                            because: "not read by both decoders, one of them by \(rules.confirmedLines)+ lines, "
+                            because: "not read by both decoders alone, one of them by \(rules.confirmedLines)+ lines, "
                                 + "and the template reader fits other patterns better")
                 evidence.reject(reading)
             }
@@ -101,6 +105,14 @@ extension BarcodeReader {
         return evidence
     }
 
+    /// True when ZBar and zxing-cpp both read `reading`'s code, one of them by `rules.confirmedLines`
+    /// lines or more (`Evidence.isReadByBothDecoders`), and zxing-cpp reads no other code around it.
+    private func agreed(_ reading: BarcodeReading, in evidence: Evidence, pixels: GreyImage, scanners: Scanners) -> Bool {
+        evidence.isReadByBothDecoders(reading, oneBy: rules.confirmedLines)
+            && zxingReads(Self.surroundings(of: reading.box, in: pixels), in: pixels, scanners: scanners)
+                .allSatisfy { $0.productKey == reading.productKey }
+    }
+
     /// True when `candidate` is a region of bars about half ink (`BarcodeReader.maximumLightness`):
     /// a code, not a line of text or a logo on white.
     static func isBars(_ candidate: BarcodeCandidate, in pixels: GreyImage) -> Bool {
@@ -145,6 +157,9 @@ extension BarcodeReader {
         var withZBar: Bool
         /// The whole overview, as it is: zxing-cpp's reads of it by many lines count alone, as ZBar's do.
         var isWholeOverview = false
+        /// Turned so that a linear region's bars stand upright: zxing-cpp reads it along rows only.
+        /// Every other copy lies as the photo was stored, and is read along columns too.
+        var isUpright = false
         var image: () throws -> GreyImage
         var place: (PixelBox) -> PixelBox
     }
@@ -196,7 +211,7 @@ extension BarcodeReader {
             // reads at the overview's scale. One view: the same pixels, only resampled.
             let enlarged = min(3, max(1.5, 700 / Double(max(candidate.box.width, candidate.box.height))))
             for scale in [enlarged, 1] {
-                copies.append(PreparedCopy(view: "region", withZBar: false, image: {
+                copies.append(PreparedCopy(view: "region", withZBar: false, isUpright: candidate.isLinear, image: {
                     try pixels.region(candidate.box, angle: candidate.isLinear ? candidate.angle : 0, scale: scale, smoothRows: 1, memo: memo)
                 }, place: { _ in candidate.box }))
             }

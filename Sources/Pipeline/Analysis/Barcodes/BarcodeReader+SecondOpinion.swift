@@ -94,13 +94,15 @@ extension BarcodeReader {
     /// The linear codes zxing-cpp reads in `area` of `pixels`: as it is, else enlarged (zxing-cpp
     /// reads small or blurred codes better at two or three pixels a module than at one).
     /// `angle` turns the area's bars upright first, as for a candidate region (ingest turns and
-    /// scales itself: see `CZXingShim`). A read by fewer than `rules.trustedLines` lines is no
-    /// opinion: zxing-cpp and ZBar each read a damaged UPC-A's one misread on a line or two.
-    func zxingReads(_ area: PixelBox, angle: Double = 0, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
+    /// scales itself: see `CZXingShim`); without one, the area is read as it lies, along rows and
+    /// columns, as ZBar reads the overview: its second opinion must not depend on which way round
+    /// the photo was stored. A read by fewer than `rules.trustedLines` lines is no opinion:
+    /// zxing-cpp and ZBar each read a damaged UPC-A's one misread on a line or two.
+    func zxingReads(_ area: PixelBox, angle: Double? = nil, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
         guard area.width > 0, area.height > 0 else { return [] }
         for scale in [1.0, 2.5] {
-            guard let copy = try? pixels.region(area, angle: angle, scale: scale, smoothRows: 1, memo: memo) else { continue }
-            let reads = scanners.zxing.scan(copy.padded(by: 16)).compactMap(GTIN.reading(from:))
+            guard let copy = try? pixels.region(area, angle: angle ?? 0, scale: scale, smoothRows: 1, memo: memo) else { continue }
+            let reads = scanners.zxing.scan(copy.padded(by: 16), ways: angle == nil ? .turned : []).compactMap(GTIN.reading(from:))
                 .filter { $0.symbology != .qr && isTrusted($0) }
             if !reads.isEmpty { return reads }
         }
@@ -121,7 +123,7 @@ extension BarcodeReader {
     func isOverruled(_ reading: BarcodeReading, candidate: BarcodeCandidate, bars: [BarcodeCandidate] = [],
                      in image: GreyImage, scanners: Scanners, step: String, source: String) throws -> Bool {
         guard reading.symbology != .qr else { return false }
-        let zxing = zxingReads(candidate.box, angle: candidate.angle, in: image, scanners: scanners)
+        let zxing = zxingReads(candidate.box, angle: candidate.isLinear ? candidate.angle : nil, in: image, scanners: scanners)
         let templates = TemplateEvidence(pixels: image, candidates: [candidate] + bars, rules: rules, memo: memo)
         let verdict = try Self.secondOpinion(on: reading, zxing: zxing, templates: templates)
         var because = "second opinion " + Self.describe(verdict, zxing: zxing, on: reading)

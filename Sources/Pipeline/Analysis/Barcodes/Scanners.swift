@@ -51,10 +51,10 @@ struct Scanners {
         counted(overview.scan(pixels), rowsApart: overviewDensity)
     }
 
-    /// zxing-cpp's symbols of the whole overview, counted as `scanOverview` counts ZBar's; its
-    /// lines are pixel rows (`ZXingScanner.scan`).
+    /// zxing-cpp's symbols of the whole overview, along rows and columns as ZBar reads it, counted
+    /// as `scanOverview` counts ZBar's; its lines are pixel rows or columns (`ZXingScanner.scan`).
     func scanOverviewByZXing(_ pixels: GreyImage) -> [DecodedSymbol] {
-        counted(zxing.scan(pixels), rowsApart: 1)
+        counted(zxing.scan(pixels, ways: .turned), rowsApart: 1)
     }
 
     /// `symbols` whose linear codes' lines were `rowsApart` rows apart, counted `frameDensity` apart.
