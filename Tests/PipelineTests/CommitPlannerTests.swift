@@ -111,6 +111,21 @@ final class CommitPlannerTests: XCTestCase {
         XCTAssertEqual([plan.report.captures, plan.report.photos], [2, 3])
     }
 
+    func testPlan_uploadWhosePhotoNamedFirstLostItsExifTime_isTimedByTheCamerasFirstTime() throws {
+        // An upload: the files' times are the upload's, a day after the photos were taken (the
+        // fixture's photos' files are far from their EXIF times). 1.jpg lost its EXIF time and is
+        // placed by name before 2.jpg; the capture's time is 2.jpg's, not the upload's.
+        var uploaded = photo("1.jpg", hash: "h1")
+        uploaded.time = CaptureTime(utc: 1_800_086_400, offsetSeconds: 0, hasFraction: false, source: .fileTime)
+        uploaded.source = FileIdentity(size: 100, modifiedSeconds: 1_800_086_400, modifiedNanoseconds: 0, device: 1, inode: 9)
+        let plan = plan([.analysed(uploaded), .analysed(photo("2.jpg", hash: "h2", at: 0)), .analysed(photo("3.jpg", hash: "h3", at: 5))])
+        let records = try XCTUnwrap(plan.records)
+        XCTAssertEqual(records.captures.count, 1)
+        XCTAssertEqual(records.photos.map(\.originalName), ["1.jpg", "2.jpg", "3.jpg"])
+        XCTAssertEqual(records.captures.first?.capturedUTC, 1_800_000_000)
+        XCTAssertEqual(records.captures.first?.timeSource, .exif)
+    }
+
     func testPlan_destinationsTakenOnDisk_getNumberedNames() throws {
         let taken: Set<String> = ["/lib/originals/shelf/1.jpg", "/q/shelf/bad.jpg"]
         let plan = plan([.analysed(photo("1.jpg", hash: "h1")), .rejected(file("bad.jpg"), .empty)], taken: taken)

@@ -91,6 +91,21 @@ final class CorrectionTests: XCTestCase {
         XCTAssertEqual(plan.after[1].capture.agentId, "chef", "the context goes with both parts")
     }
 
+    func testSplit_uploadWhoseFirstPhotoHasOnlyTheUploadsFileTime_keepsTheCamerasTime() throws {
+        // Uploaded: p1 lost its EXIF time, so its time is the upload's (an hour after the photos),
+        // and it came first by name. Both parts' times are their first camera times, as the commit's
+        // was; a part with no camera time keeps its file time, marked.
+        let photos = [photo("p1", of: "a", at: 3600, source: .fileTime), photo("p2", of: "a", at: 10),
+                      photo("p3", of: "a", at: 20), photo("p4", of: "a", at: 3600, source: .fileTime)]
+        let source = capture("a", photos)
+        let plan = try Correction.split(capture: "a", atPhoto: "p3").plan([source], newCaptureId: newId)
+        XCTAssertEqual(plan.after.map { $0.photos.map(\.id) }, [["p1", "p2"], ["p3", "p4"]])
+        XCTAssertEqual(plan.after.map(\.capture.capturedUTC), [10, 20])
+        XCTAssertEqual(plan.after.map(\.capture.timeSource), [.exif, .exif])
+        let alone = try Correction.split(capture: "a", atPhoto: "p2").plan([source], newCaptureId: newId)
+        XCTAssertEqual(alone.after[0].capture.timeSource, .fileTime, "p1 alone has nothing better")
+    }
+
     func testSplit_aCodeSetByHand_staysWithTheFirstPart() throws {
         let source = capture("a", [photo("p1", of: "a", at: 1), photo("p2", of: "a", at: 2)], code: code)
         let plan = try Correction.split(capture: "a", atPhoto: "p2").plan([source], newCaptureId: newId)

@@ -28,15 +28,16 @@ extension BarcodeHit {
 }
 
 extension Capture {
-    /// The catalogue row for a group of photos; its time is its first photo's. `context` is the set's
+    /// The catalogue row for a group of photos; its time is its first photo's, or where that one's
+    /// file time is an upload's, its first camera time (`CaptureTiming`). `context` is the set's
     /// sidecar, kept at `contextPath` in the library.
     init(group: PhotoGroup<AnalysedPhoto>, id: String, runId: Int64?, setName: String, createdAt: String,
          context: CaptureContext?, contextPath: String?) {
-        let first = group.photos[0]
+        let timed = group.photos[CaptureTiming.timedBy(group.photos.map { ($0.time.source, $0.time.utc) })]
         let quality = group.photos.map(\.quality.overall).reduce(0, +) / Double(group.photos.count)
         self.init(id: id, runId: runId, setName: setName, barcode: group.barcode?.text,
                   symbology: group.barcode?.symbology, gtin13: group.barcode?.gtin13,
-                  capturedAt: first.time.iso8601, capturedUTC: first.time.utc, timeSource: first.time.source,
+                  capturedAt: timed.time.iso8601, capturedUTC: timed.time.utc, timeSource: timed.time.source,
                   photoCount: group.photos.count, quality: quality, rating: Rating(score: quality),
                   createdAt: createdAt, agentId: context?.agentId, agentName: context?.agentName,
                   requestId: context?.requestId, note: context?.note, contextPath: contextPath,

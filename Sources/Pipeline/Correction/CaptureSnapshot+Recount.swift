@@ -3,19 +3,20 @@ import Vocabulary
 
 extension CaptureSnapshot {
     /// The capture's figures made again from its photos, as a commit makes them: positions in order,
-    /// the count, the mean quality and its rating, and the capture time of the first photo.
+    /// the count, the mean quality and its rating, and the capture time of the first photo (or of
+    /// the first with the camera's time, where the first's file time is an upload's: `CaptureTiming`).
     func recounted() -> CaptureSnapshot {
         var result = self
         for index in result.photos.indices {
             result.photos[index].position = index
             result.photos[index].captureId = capture.id
         }
-        let first = result.photos[0]
+        let timed = result.photos[CaptureTiming.timedBy(result.photos.map { ($0.timeSource, $0.takenUTC) })]
         result.capture.photoCount = result.photos.count
         result.capture.quality = result.photos.map(\.quality).reduce(0, +) / Double(result.photos.count)
         result.capture.rating = Rating(score: result.capture.quality)
         (result.capture.capturedAt, result.capture.capturedUTC, result.capture.timeSource) =
-            (first.takenAt, first.takenUTC, first.timeSource)
+            (timed.takenAt, timed.takenUTC, timed.timeSource)
         result.capture.addon = result.capture.gtin13.map { code in
             result.hits.first { $0.gtin13 == code && $0.addon != nil }?.addon
         } ?? nil
