@@ -82,6 +82,10 @@ extension GreyImage {
         guard box.width > 0, box.height > 0, outWidth > 0, outHeight > 0 else {
             throw ImageError.undecodable("cannot cut out an empty region")
         }
+        // The sampler's own bound (CImageOps), checked before the copy's memory is taken.
+        guard Int(outWidth) * Int(outHeight) <= 1 << 28 else {
+            throw ImageError.undecodable("cannot cut out a region of \(outWidth)×\(outHeight) pixels: too large")
+        }
         var out = [UInt8](repeating: 0, count: Int(outWidth) * Int(outHeight))
         let status = pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in

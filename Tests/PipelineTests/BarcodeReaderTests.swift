@@ -10,6 +10,20 @@ final class BarcodeReaderTests: XCTestCase {
         let text = GreyImage(width: 60, height: 40) { x, y in [8, 9, 20, 21, 32, 33].contains(y) && x % 5 < 3 ? 0 : 250 }
         XCTAssertGreaterThan(text.lightness(of: PixelBox(x: 0, y: 0, width: 60, height: 40)), BarcodeReader.maximumLightness)
     }
+
+    func testRead_photoOfExtremeShape_isReadWithCopiesOfBoundedSize() throws {
+        // 9×30000: under 640×480 pixels, so the second look pads and enlarges the whole frame, by a
+        // tenth of its long side on every side. Its ×2 copy would have been 12018×72000 pixels:
+        // 865 MB taken, then refused by the sampler, and the valid photo quarantined as corrupt.
+        let strip = GreyImage(width: 9, height: 30000) { _, y in y % 7 < 3 ? 40 : 220 }
+        for copy in try BarcodeReader.copies(of: strip, candidates: []) {
+            let image = try copy.image()
+            XCTAssertLessThanOrEqual(image.width * image.height, BarcodeReader.maximumCopyPixels, copy.view)
+        }
+        XCTAssertNoThrow(try BarcodeReader(symbologies: Set(Symbology.allCases)).read(overview: strip, shrink: 1) { _ in
+            throw ImageError.undecodable("read whole")
+        })
+    }
 }
 
 final class SecondLookTests: XCTestCase {

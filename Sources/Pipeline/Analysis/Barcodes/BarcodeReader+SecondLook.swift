@@ -18,6 +18,12 @@ extension BarcodeReader {
     /// without a code (most of a set: fronts and nutrition labels) tens of milliseconds.
     static let secondLookPixels = 640 * 480
 
+    /// A prepared copy (padded, enlarged) of a small photo has at most this many pixels: on the
+    /// development photos they reach 7.7 times `secondLookPixels` (real) and 10.7 (generated crops
+    /// and hard photos); only a frame of extreme shape, padded by a tenth of its long side on every
+    /// side, goes past.
+    static let maximumCopyPixels = 16 * secondLookPixels
+
     func secondLook(overview pixels: GreyImage, candidates: [BarcodeCandidate], weak: [BarcodeReading],
                     scanners: Scanners) throws -> Evidence {
         var evidence = Evidence()
@@ -176,31 +182,41 @@ extension BarcodeReader {
                          width: Int(Double(box.width) / scale), height: Int(Double(box.height) / scale))
                     .clamped(width: pixels.width, height: pixels.height)
             }
+            // Padded by a tenth of its long side, a frame of extreme shape (30000×9) grows many times
+            // over: its padded copies would need hundreds of megabytes, and are not made.
+            let padded = Double((pixels.width + 2 * margin) * (pixels.height + 2 * margin))
+            let fits = { (scale: Double) in padded * scale * scale <= Double(maximumCopyPixels) }
             // Padding changes what the decoders see only at the frame's edge: a read of the padded
             // copy is not independent of one of the overview (both "×1").
-            copies.append(PreparedCopy(view: "×1", withZBar: true,
-                                       image: { pixels.padded(by: margin) }, place: { unpad($0, 1) }))
+            if fits(1) {
+                copies.append(PreparedCopy(view: "×1", withZBar: true,
+                                           image: { pixels.padded(by: margin) }, place: { unpad($0, 1) }))
+            }
             // And the frame as it is, by zxing-cpp: the white margin moves its binariser's blocks
             // and finder search, and it lost dense QR codes it reads unpadded (the same view). Its
             // reads by many lines count alone, as ZBar's of the overview do: on generated crops,
             // zxing-cpp read UPC-Es by 27 to 179 lines that ZBar did not read at all.
             copies.append(PreparedCopy(view: "×1", withZBar: false, isWholeOverview: true, image: { pixels }, place: { $0 }))
-            for scale in [2.0, 3.0, 1.5] where Double(area) * scale * scale <= 4 * Double(secondLookPixels) {
+            for scale in [2.0, 3.0, 1.5] where Double(area) * scale * scale <= 4 * Double(secondLookPixels) && fits(scale) {
                 copies.append(PreparedCopy(view: "×\(scale)", withZBar: true, image: {
                     let padded = pixels.padded(by: margin)
                     return try padded.region(PixelBox(x: 0, y: 0, width: padded.width, height: padded.height),
                                              angle: 0, scale: scale, smoothRows: 1)
                 }, place: { unpad($0, scale) }))
             }
-            copies.append(PreparedCopy(view: "×2.0", withZBar: true, image: {
-                let padded = pixels.padded(by: margin)
-                return try padded.region(PixelBox(x: 0, y: 0, width: padded.width, height: padded.height),
-                                         angle: 0, scale: 2, smoothRows: 1).sharpened()
-            }, place: { unpad($0, 2) }))
-            copies.append(PreparedCopy(view: "×1", withZBar: true,
-                                       image: { pixels.stretched().padded(by: margin) }, place: { unpad($0, 1) }))
-            copies.append(PreparedCopy(view: "inverted", withZBar: true,
-                                       image: { pixels.inverted().padded(by: margin) }, place: { unpad($0, 1) }))
+            if fits(2) {
+                copies.append(PreparedCopy(view: "×2.0", withZBar: true, image: {
+                    let padded = pixels.padded(by: margin)
+                    return try padded.region(PixelBox(x: 0, y: 0, width: padded.width, height: padded.height),
+                                             angle: 0, scale: 2, smoothRows: 1).sharpened()
+                }, place: { unpad($0, 2) }))
+            }
+            if fits(1) {
+                copies.append(PreparedCopy(view: "×1", withZBar: true,
+                                           image: { pixels.stretched().padded(by: margin) }, place: { unpad($0, 1) }))
+                copies.append(PreparedCopy(view: "inverted", withZBar: true,
+                                           image: { pixels.inverted().padded(by: margin) }, place: { unpad($0, 1) }))
+            }
         }
         // Regions about half ink only, as for the full-resolution pass: logos and lines of text on
         // white are most of what the locator finds on fronts and labels.
