@@ -227,6 +227,12 @@ final class RealPhotoBarcodeTests: XCTestCase {
     /// as the pipeline's workers do; photos decoded as `PhotoAnalyzer` decodes them.
     static func readAll(_ paths: [String], workers: Int) throws -> [[BarcodeReading]] {
         let reader = BarcodeReader(symbologies: Set(Symbology.allCases))
+        return try readAll(paths, workers: workers) { try read($0, with: reader) }
+    }
+
+    /// `read` of each of `paths`, in their order, by `workers` threads taking the next path in turn.
+    static func readAll(_ paths: [String], workers: Int,
+                        _ read: @escaping @Sendable (String) throws -> [BarcodeReading]) throws -> [[BarcodeReading]] {
         let results = Mutex<[Int: Result<[BarcodeReading], any Error>]>([:])
         let next = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -236,7 +242,7 @@ final class RealPhotoBarcodeTests: XCTestCase {
                     return value
                 }
                 guard index < paths.count else { return }
-                let result = Result { try read(paths[index], with: reader) }
+                let result = Result { try read(paths[index]) }
                 results.withLock { $0[index] = result }
             }
         }

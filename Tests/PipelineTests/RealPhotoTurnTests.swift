@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
@@ -61,36 +60,23 @@ final class RealPhotoTurnTests: XCTestCase {
     /// of a photo shrunk for its overview).
     static func read(_ paths: [String], turnedBy quarterTurns: Int, minSide: Int = 8) throws -> [[BarcodeReading]] {
         let reader = BarcodeReader(symbologies: Set(Symbology.allCases))
-        let results = Mutex<[Int: Result<[BarcodeReading], any Error>]>([:])
-        let next = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            while true {
-                let index = next.withLock { value -> Int in
-                    defer { value += 1 }
-                    return value
-                }
-                guard index < paths.count else { return }
-                let result = Result { () throws -> [BarcodeReading] in
-                    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: paths[index])))
-                    let decoded: DecodedPhoto
-                    do {
-                        decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: minSide, thumbnailWidth: 400).decode(bytes)
-                    } catch ImageError.tooFewPixels {
-                        return []
-                    }
-                    // A shrunk photo's full-resolution pixels, turned too, for the regions read at full resolution.
-                    let frame = PixelBox(x: 0, y: 0, width: decoded.header.width, height: decoded.header.height)
-                    let full = decoded.shrink == 1 ? nil
-                        : try decoded.fullResolution(frame, from: bytes).pixels.turned(quarterTurns: quarterTurns)
-                    return try reader.read(overview: decoded.overview.turned(quarterTurns: quarterTurns), shrink: decoded.shrink) { box in
-                        guard let full else { throw ImageError.undecodable("a photo read whole has no full-resolution pass") }
-                        let inside = box.clamped(width: full.width, height: full.height)
-                        return (full.cropped(to: inside), inside)
-                    }
-                }
-                results.withLock { $0[index] = result }
+        return try RealPhotoBarcodeTests.readAll(paths, workers: 2) { path in
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let decoded: DecodedPhoto
+            do {
+                decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: minSide, thumbnailWidth: 400).decode(bytes)
+            } catch ImageError.tooFewPixels {
+                return []
+            }
+            // A shrunk photo's full-resolution pixels, turned too, for the regions read at full resolution.
+            let frame = PixelBox(x: 0, y: 0, width: decoded.header.width, height: decoded.header.height)
+            let full = decoded.shrink == 1 ? nil
+                : try decoded.fullResolution(frame, from: bytes).pixels.turned(quarterTurns: quarterTurns)
+            return try reader.read(overview: decoded.overview.turned(quarterTurns: quarterTurns), shrink: decoded.shrink) { box in
+                guard let full else { throw ImageError.undecodable("a photo read whole has no full-resolution pass") }
+                let inside = box.clamped(width: full.width, height: full.height)
+                return (full.cropped(to: inside), inside)
             }
         }
-        return try results.withLock { all in try paths.indices.map { try all[$0]!.get() } }
     }
 }
