@@ -44,4 +44,20 @@ final class ReadingRulesTests: XCTestCase {
         XCTAssertFalse(BarcodeReader.isExtended("Aóó2", of: "Ass1"), "another code")
         XCTAssertFalse(BarcodeReader.isExtended("Aóó", of: "Ass1"), "shorter")
     }
+
+    func testIsSameCode_code128ReadWithAndWithoutFNC4_isOneCodeThatZXingConfirms() throws {
+        let box = PixelBox(x: 10, y: 10, width: 300, height: 40)
+        let zbar = reading(.code128, "Ass1", box), zxing = reading(.code128, "Aóó1", box)
+        XCTAssertTrue(zxing.isSameCode(as: zbar))
+        XCTAssertFalse(reading(.code128, "Aóó2", box).isSameCode(as: zbar), "another code")
+        XCTAssertFalse(reading(.code93, "Aóó1", box).isSameCode(as: reading(.code93, "Ass1", box)), "FNC4 is Code 128's")
+        let ean = reading(.ean13, "4006381333931", gtin13: "4006381333931", box)
+        XCTAssertTrue(ean.isSameCode(as: ean))
+        // zxing-cpp decides: the template reader, which reads no Code 128, is not asked.
+        let templates = BarcodeReader.TemplateEvidence(pixels: GreyImage(width: 1, height: 1, pixels: [255]), candidates: [],
+                                                       rules: .fitted, memo: nil)
+        XCTAssertEqual(try BarcodeReader.secondOpinion(on: zbar, zxing: [zxing], templates: templates), .confirms)
+        XCTAssertEqual(try BarcodeReader.secondOpinion(on: zbar, zxing: [reading(.code128, "Aóó2", box)], templates: templates),
+                       .contradicts)
+    }
 }

@@ -186,6 +186,26 @@ final class RealPhotoBarcodeTests: XCTestCase {
         })
     }
 
+    func testReadAll_code128WithFNC4Enlarged_zxingsExtendedTextConfirmsZBarsAndIsGiven() throws {
+        // A Code 128 whose ó are FNC4 and s: ZBar reads "ssss1234ssabszz", zxing-cpp the code as it
+        // is. Enlarged ×1.4 (bench/perturbed.py's copy, here made in memory), zxing-cpp reads it
+        // only enlarged again: its text, a read of the same code, had contradicted ZBar's read, and
+        // ZBar's text was given.
+        let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/code128-1-6.png") })
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
+        let overview = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes).overview
+        let enlarged = try overview.region(PixelBox(x: 0, y: 0, width: overview.width, height: overview.height),
+                                           angle: 0, scale: 1.4, smoothRows: 1)
+        let trace = ReadTrace()
+        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases), rules: .fitted, trace: trace)
+            .readAll(overview: enlarged, shrink: 1) { box in
+                let inside = box.clamped(width: enlarged.width, height: enlarged.height)
+                return (enlarged.cropped(to: inside), inside)
+            }
+        XCTAssertEqual(reads.confirmed.map(\.text), ["óóóó1234óóabózz"])
+        XCTAssertFalse(trace.events.contains { $0.because?.contains("zxing-cpp reads óóóó") == true }, "no contradiction")
+    }
+
     /// One photo of `barcodes/` (close-ups, some 11 px tall), read with the fitted rules as
     /// `bench/realphotos.py` has `ingest` read it (`minPixels` 8).
     static func readAll(barcodes file: String, trace: ReadTrace?) throws -> (photo: RealPhotos.Photo, reads: PhotoBarcodes) {

@@ -15,9 +15,9 @@ extension BarcodeReader {
         var barcodes = barcodes
         barcodes.confirmed = barcodes.confirmed.map { reading in
             guard reading.symbology == .code128 else { return reading }
-            let area = Self.surroundings(of: reading.box.shrunk(by: shrink), in: pixels)
-            guard area.width > 0, area.height > 0 else { return reading }
-            let texts = scanners.zxing.scan(pixels.cropped(to: area).padded(by: 16), ways: .turned)
+            // Read as every second opinion is (`zxingReads`): as it lies, else enlarged. At the
+            // overview's scale zxing-cpp missed the code of a close-up enlarged ×1.4 that it read ×2.5.
+            let texts = zxingReads(Self.surroundings(of: reading.box.shrunk(by: shrink), in: pixels), in: pixels, scanners: scanners)
                 .filter { $0.symbology == .code128 }.map(\.text)
             guard let extended = texts.first(where: { Self.isExtended($0, of: reading.text) }) else { return reading }
             var copy = reading
@@ -30,10 +30,27 @@ extension BarcodeReader {
     /// True when `extended` holds characters of ISO 8859-1's upper half and is `plain` with them
     /// shifted down by 128, as a decoder that ignores FNC4 reads them.
     static func isExtended(_ extended: String, of plain: String) -> Bool {
-        let shifted = extended.unicodeScalars.map { scalar in
-            (0x80...0xFF).contains(scalar.value) ? scalar.value - 0x80 : scalar.value
-        }
-        return extended.unicodeScalars.contains { (0x80...0xFF).contains($0.value) }
-            && shifted == plain.unicodeScalars.map(\.value)
+        extended.unicodeScalars.contains { (0x80...0xFF).contains($0.value) }
+            && withoutFNC4(extended) == plain
     }
+
+    /// `text` as a decoder that ignores FNC4 reads it: the characters of ISO 8859-1's upper half
+    /// shifted down by 128.
+    static func withoutFNC4(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            (0x80...0xFF).contains(scalar.value) ? Unicode.Scalar(scalar.value - 0x80)! : scalar
+        }))
+    }
+}
+
+extension BarcodeReading {
+    /// What two decoders' reads of one code share: `productKey`, but a Code 128's text as ZBar
+    /// reads it, without FNC4 (`BarcodeReader.withoutFNC4`). Where zxing-cpp read `ó` and ZBar `s`,
+    /// the two read the same code: their reads confirm each other, not contradict.
+    var decodedKey: String {
+        symbology == .code128 ? BarcodeReader.withoutFNC4(text) : productKey
+    }
+
+    /// True when `other` is a read of the same code, by whichever decoder (`decodedKey`).
+    func isSameCode(as other: BarcodeReading) -> Bool { decodedKey == other.decodedKey }
 }

@@ -89,7 +89,7 @@ extension BarcodeReader {
         // or more counts as ZBar's read of the overview by as many does (`stands`), in a small photo
         // as in a large one: unless a second opinion, here the template reader, contradicts it.
         for reading in acrossOverview where try reading.symbology != .qr && reading.quality >= rules.confirmedLines
-            && evidence.unconfirmed.contains(where: { $0.productKey == reading.productKey })
+            && evidence.unconfirmed.contains(where: { $0.isSameCode(as: reading) })
             && templates.verdict(on: reading) != .contradicts {
             trace?.note("second look", "zxing, copy ×1 of the overview", reading, "confirmed", because: "read by "
                 + "\(rules.confirmedLines)+ scan lines across the whole overview, and the template reader does not contradict it")
@@ -116,7 +116,7 @@ extension BarcodeReader {
     private func agreed(_ reading: BarcodeReading, in evidence: Evidence, pixels: GreyImage, scanners: Scanners) -> Bool {
         evidence.isReadByBothDecoders(reading, oneBy: rules.confirmedLines)
             && zxingReads(Self.surroundings(of: reading.box, in: pixels), in: pixels, scanners: scanners)
-                .allSatisfy { $0.productKey == reading.productKey }
+                .allSatisfy { $0.isSameCode(as: reading) }
     }
 
     /// True when `candidate` is a region of bars about half ink (`BarcodeReader.maximumLightness`):

@@ -20,8 +20,8 @@ extension BarcodeReader {
     /// the same code (zxing takes a millisecond on a sharp code, the fit tens).
     static func secondOpinion(on reading: BarcodeReading, zxing: [BarcodeReading],
                                       templates: @autoclosure () -> TemplateEvidence) throws -> TemplateReader.Verdict {
-        if zxing.contains(where: { $0.productKey != reading.productKey }) { return .contradicts }
-        if zxing.contains(where: { $0.productKey == reading.productKey }) { return .confirms }
+        if zxing.contains(where: { !$0.isSameCode(as: reading) }) { return .contradicts }
+        if zxing.contains(where: { $0.isSameCode(as: reading) }) { return .confirms }
         guard TemplateReader.confirmed.contains(reading.symbology) else { return .undecided }
         var evidence = templates()
         return try evidence.verdict(on: reading)
@@ -42,7 +42,7 @@ extension BarcodeReader {
         let area = Self.surroundings(of: reading.box, in: pixels)
         let zxing = zxingReads(area, in: pixels, scanners: scanners)
         if reading.quality >= rules.confirmedLines {
-            if let contradiction = zxing.first(where: { $0.productKey != reading.productKey }) {
+            if let contradiction = zxing.first(where: { !$0.isSameCode(as: reading) }) {
                 return (false, "zxing-cpp reads \(contradiction.productKey) there")
             }
             let lines = "\(rules.confirmedLines)+ scan lines, and zxing-cpp "
@@ -72,7 +72,7 @@ extension BarcodeReader {
     /// the code's whole extent (`reach(around:in:)`): the test misjudges a part read from the box alone.
     func isWholeByZXing(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) -> Bool {
         let zxing = zxingReads(Self.reach(around: reading.box, in: pixels), in: pixels, scanners: scanners)
-        guard !zxing.isEmpty, zxing.allSatisfy({ $0.productKey == reading.productKey }) else { return false }
+        guard !zxing.isEmpty, zxing.allSatisfy({ $0.isSameCode(as: reading) }) else { return false }
         trace?.note("overview", "zxing-cpp, around the read", reading, "kept",
                     because: "zxing-cpp reads the same code there, and no other: what lies beside it is not more bars")
         return true
@@ -80,7 +80,7 @@ extension BarcodeReader {
 
     /// What a second opinion was, in words.
     static func describe(_ verdict: TemplateReader.Verdict, zxing: [BarcodeReading], on reading: BarcodeReading) -> String {
-        if let other = zxing.first(where: { $0.productKey != reading.productKey }) {
+        if let other = zxing.first(where: { !$0.isSameCode(as: reading) }) {
             return "contradicts: zxing-cpp reads \(other.productKey)"
         }
         if !zxing.isEmpty { return "confirms: zxing-cpp reads the same" }

@@ -30,7 +30,7 @@ struct Evidence {
     }
 
     private func key(_ reading: BarcodeReading) -> String {
-        "\(reading.symbology == .qr ? "qr" : "linear"):\(reading.productKey)"
+        "\(reading.symbology == .qr ? "qr" : "linear"):\(reading.decodedKey)"
     }
 
     mutating func add(_ reading: BarcodeReading, from source: Source) {
@@ -41,6 +41,8 @@ struct Evidence {
         }
         sources[key, default: []].insert(source)
         if reading.quality > first[key]!.quality { first[key]!.quality = reading.quality }
+        // zxing-cpp's text of a Code 128 holds what ZBar's drops (FNC4): the code as it is.
+        if BarcodeReader.isExtended(reading.text, of: first[key]!.text) { first[key]!.text = reading.text }
     }
 
     /// Keeps a conflicted read aside: no evidence alone.
