@@ -24,7 +24,7 @@ extension BarcodeReader {
         let again = trace.readings(of: scanners.frame.scan(enlarged), step, "\(described), ZBar")
             + trace.readings(of: scanners.zxing.scan(enlarged), step, "\(described), zxing-cpp")
         let confirmed = trace.kept(read, step, copy, because: "no differently prepared copy of the region read it") { reading in
-            again.contains { $0.productKey == reading.productKey }
+            again.contains { $0.isSameCode(as: reading) }
         }
         return trace.kept(confirmed, step, copy, because: "read by fewer than \(rules.trustedLines) scan lines", isTrusted)
     }
