@@ -192,8 +192,7 @@ final class RealPhotoBarcodeTests: XCTestCase {
         // only enlarged again: its text, a read of the same code, had contradicted ZBar's read, and
         // ZBar's text was given.
         let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/code128-1-6.png") })
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.path)))
-        let overview = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes).overview
+        let overview = try XCTUnwrap(try Self.decoded(photo.path)).photo.overview
         let enlarged = try overview.region(PixelBox(x: 0, y: 0, width: overview.width, height: overview.height),
                                            angle: 0, scale: 1.4, smoothRows: 1)
         let trace = ReadTrace()
@@ -272,14 +271,19 @@ final class RealPhotoBarcodeTests: XCTestCase {
     /// One photo's reads; none for an image too small to be a photo (`nobarcode/` holds a 1×1 one),
     /// which `ingest` quarantines.
     static func read(_ path: String, with reader: BarcodeReader) throws -> [BarcodeReading] {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let decoded: DecodedPhoto
-        do {
-            // minSide 8: the photos are crops of codes out of photos, some 11 px tall.
-            decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: 8, thumbnailWidth: 400).decode(bytes)
-        } catch .tooFewPixels {
-            return []
-        }
+        guard let (bytes, decoded) = try Self.decoded(path) else { return [] }
         return try reader.read(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
+    }
+
+    /// The photo at `path` decoded as `PhotoAnalyzer` decodes it, and its bytes; nil for an image
+    /// too small to be a photo, which `ingest` quarantines. `minSide` 8: the photos of `barcodes/`
+    /// are crops of codes out of photos, some 11 px tall.
+    static func decoded(_ path: String, minSide: Int = 8) throws -> (bytes: [UInt8], photo: DecodedPhoto)? {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        do {
+            return (bytes, try PhotoDecoder(maxPixels: 100_000_000, minSide: minSide, thumbnailWidth: 400).decode(bytes))
+        } catch .tooFewPixels {
+            return nil
+        }
     }
 }

@@ -61,13 +61,7 @@ final class RealPhotoTurnTests: XCTestCase {
     static func read(_ paths: [String], turnedBy quarterTurns: Int, minSide: Int = 8) throws -> [[BarcodeReading]] {
         let reader = BarcodeReader(symbologies: Set(Symbology.allCases))
         return try RealPhotoBarcodeTests.readAll(paths, workers: 2) { path in
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            let decoded: DecodedPhoto
-            do {
-                decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: minSide, thumbnailWidth: 400).decode(bytes)
-            } catch ImageError.tooFewPixels {
-                return []
-            }
+            guard let (bytes, decoded) = try RealPhotoBarcodeTests.decoded(path, minSide: minSide) else { return [] }
             // A shrunk photo's full-resolution pixels, turned too, for the regions read at full resolution.
             let frame = PixelBox(x: 0, y: 0, width: decoded.header.width, height: decoded.header.height)
             let full = decoded.shrink == 1 ? nil
