@@ -108,6 +108,10 @@ final class BarcodeReader: Sendable {
         reading.symbology == .qr || reading.quality >= rules.trustedLines
     }
 
+    /// A weak read of a region is confirmed by a copy smoothed along its bars over this many rows
+    /// (among others): fewer keep a copy's noise, more blur a tilted or curved code's bars apart.
+    static let confirmingRows = 5
+
     /// Only regions up to this long edge (overview pixels) are worth a full-resolution look: a code
     /// too fine for the overview is small there; a large region that did not read is text or pattern.
     static let smallRegionEdge = 256
@@ -219,7 +223,7 @@ final class BarcodeReader: Sendable {
             readings = try trace.kept(readings, step, copy, because: "under \(rules.confirmedLines) scan lines, and no "
                 + "differently prepared copy of the region read it") { reading in
                 guard reading.symbology != .qr, reading.quality < rules.confirmedLines else { return true }
-                for other in [RegionRead(scale: attempt.scale, rows: 5, scanner: scanners.rows),
+                for other in [RegionRead(scale: attempt.scale, rows: Self.confirmingRows, scanner: scanners.rows),
                               RegionRead(scale: attempt.scale, rows: 9, scanner: scanners.rows),
                               RegionRead(scale: attempt.scale * 1.25, rows: 7, scanner: scanners.rows)]
                 where try scan(samples, other).contains(where: { $0.productKey == reading.productKey }) {
