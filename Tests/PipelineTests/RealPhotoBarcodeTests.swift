@@ -186,6 +186,32 @@ final class RealPhotoBarcodeTests: XCTestCase {
         XCTAssertFalse(code.contains { $0.source.contains("only ×") }, "the enlarged copy reads it now: \(code)")
     }
 
+    func testReadAll_readTurnedByARightAngleOnlyThatAnEnlargedCopyReadsAsAnotherCode_isDropped() throws {
+        // Not a real photo: bench/hardset.py's `jpeg-004` at seed 3 (a photo of `bench/fit_rules.py`'s
+        // hard set), an EAN-13 saved at a low JPEG quality. zxing-cpp reads its region turned by 0°
+        // only as 6712987155010, and again on the copy smoothed along its bars (the JPEG artefacts
+        // run along them too); the enlarged copy reads the code printed, 8710907755010. Two copies
+        // of the same bars read as two codes: the as-is read is dropped, the code printed is read.
+        let folder = try makeTemporaryFolder()
+        let file = try runPython("""
+            import argparse, os, sys
+            sys.path.insert(0, os.path.join(sys.argv[1], "bench"))
+            import hardset
+            jobs = hardset.plan(argparse.Namespace(seed=3, per=8, nobarcode=0, out=sys.argv[2]))
+            print(hardset.render(next(job for job in jobs if job["set"] == "jpeg-004"))[1], end="")
+            """, arguments: [IngestHarness.packageRoot.path, folder])
+        let trace = ReadTrace()
+        let reads = try Self.readAll(URL(fileURLWithPath: folder).appendingPathComponent("inbox/\(file)"), minSide: 64,
+                                     rules: .fitted, trace: trace)
+        XCTAssertEqual(reads.confirmed.map(\.gtin13), ["8710907755010"])
+        let misread = trace.events.filter { $0.code == "6712987155010" && $0.source.contains("turned 0° only") }
+        XCTAssertTrue(misread.contains { $0.source.hasSuffix("only, smoothed over 5 rows, zxing-cpp") && $0.outcome == "read" },
+                      "the smoothed copy repeats the misread: \(misread)")
+        XCTAssertTrue(misread.contains {
+            $0.outcome == "dropped" && $0.because == "a differently prepared copy of the region read another code"
+        }, "\(misread)")
+    }
+
     func testReadAll_code128WithFNC4Enlarged_zxingsExtendedTextConfirmsZBarsAndIsGiven() throws {
         // A Code 128 whose ó are FNC4 and s: ZBar reads "ssss1234ssabszz", zxing-cpp the code as it
         // is. Enlarged ×1.4 (bench/perturbed.py's copy, here made in memory), zxing-cpp reads it
@@ -219,7 +245,7 @@ final class RealPhotoBarcodeTests: XCTestCase {
 
     /// The photo at `url` decoded (photos with a side under `minSide` refused) and read with `rules`,
     /// every symbology, as `ingest` reads it.
-    private static func readAll(_ url: URL, minSide: Int, rules: AcceptanceRules, trace: ReadTrace?) throws -> PhotoBarcodes {
+    static func readAll(_ url: URL, minSide: Int, rules: AcceptanceRules, trace: ReadTrace?) throws -> PhotoBarcodes {
         let bytes = [UInt8](try Data(contentsOf: url))
         let decoded = try PhotoDecoder(maxPixels: 100_000_000, minSide: minSide, thumbnailWidth: 400).decode(bytes)
         return try BarcodeReader(symbologies: Set(Symbology.allCases), rules: rules, trace: trace)
