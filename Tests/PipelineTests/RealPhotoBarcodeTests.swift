@@ -190,8 +190,9 @@ final class RealPhotoBarcodeTests: XCTestCase {
         // Not a real photo: bench/hardset.py's `jpeg-004` at seed 3 (a photo of `bench/fit_rules.py`'s
         // hard set), an EAN-13 saved at a low JPEG quality. zxing-cpp reads its region turned by 0°
         // only as 6712987155010, and again on the copy smoothed along its bars (the JPEG artefacts
-        // run along them too); the enlarged copy reads the code printed, 8710907755010. Two copies
-        // of the same bars read as two codes: the as-is read is dropped, the code printed is read.
+        // run along them too); the enlarged copy reads the code printed, 8710907755010. The smoothed
+        // copy confirms only where the enlarged one reads no other code: the as-is read is dropped,
+        // and the code printed is read.
         let folder = try makeTemporaryFolder()
         let file = try runPython("""
             import argparse, os, sys
@@ -208,8 +209,30 @@ final class RealPhotoBarcodeTests: XCTestCase {
         XCTAssertTrue(misread.contains { $0.source.hasSuffix("only, smoothed over 5 rows, zxing-cpp") && $0.outcome == "read" },
                       "the smoothed copy repeats the misread: \(misread)")
         XCTAssertTrue(misread.contains {
-            $0.outcome == "dropped" && $0.because == "a differently prepared copy of the region read another code"
+            $0.outcome == "dropped" && $0.because == "only the copy smoothed along its bars read it again, and the enlarged copy read another code"
         }, "\(misread)")
+    }
+
+    func testReadAll_readTurnedByARightAngleOnlyThatTheEnlargedCopyReadsToo_standsBesideAnotherDecodersMisread() throws {
+        // `ean13-extension-1-38` with a warm cast (green ×0.75, blue ×0.5; a copy no benchmark
+        // makes), saved as JPEG quality 92: zxing-cpp reads the region turned by 0° only, and again
+        // on the enlarged copy (48 lines), where ZBar misreads it (7 lines). The enlarged copy reads
+        // it, so ZBar's other code there does not count against it; a first rule that let any other
+        // code of any copy drop the read gave ZBar's misread instead.
+        let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/ean13-extension-1-38.webp") })
+        let copy = try makeTemporaryFolder() + "/warm.jpg"
+        _ = try runPython("""
+            import sys
+            from PIL import Image
+            r, g, b = Image.open(sys.argv[1]).convert("RGB").split()
+            Image.merge("RGB", (r, g.point(lambda v: int(v * 0.75)), b.point(lambda v: int(v * 0.5)))).save(sys.argv[2], quality=92)
+            """, arguments: [photo.path, copy])
+        let trace = ReadTrace()
+        let reads = try Self.readAll(URL(fileURLWithPath: copy), minSide: 8, rules: .fitted, trace: trace)
+        XCTAssertEqual(reads.confirmed.map(\.gtin13), ["9780201752847"])
+        XCTAssertTrue(trace.events.contains {
+            $0.code == "9780201752847" && $0.source.hasSuffix("turned 0° only, zxing-cpp") && $0.outcome == "read"
+        })
     }
 
     func testReadAll_code128WithFNC4Enlarged_zxingsExtendedTextConfirmsZBarsAndIsGiven() throws {
