@@ -2,13 +2,17 @@
 """What `ingest`, `zbarimg` and zxing-cpp read on harder copies of the real photos (issue 11).
 
     bench/perturbed.py [--photos ../shared/realphotos] [--out /tmp/ingest-perturbed]
-                       [--ingest .build/release/ingest] [--workers 2] [--no-references]
+                       [--ingest .build/release/ingest] [--workers 2] [--no-references] [--ways other]
 
 The real photos of ../shared/realphotos are the judge of barcode reading, and an independent set of
 real photos checks it again. This is a stand-in for photos the reader was not tuned on: every
 retail, Code 128 and no-barcode photo, each copied eight ways as another phone or moment would
 have taken it (blurred σ 0.9 px, dimmed and flattened, JPEG quality 50, turned 180° or 5°, scaled
-to 70 % or 140 %, padded with a light border), each copy its own set. It prints, per way, the
+to 70 % or 140 %, padded with a light border), each copy its own set. `--ways other` makes eight
+other copies instead, ways no rule was measured on before they were added (2026-11-29): turned 30°,
+sensor noise σ 10, a dark gamma (2.2), a 5-px motion blur, a perspective (top edge 12 % narrower
+each side), halved, a warm cast (green ×0.75, blue ×0.5), and 80 % at JPEG quality 30; as a check,
+not a set to tune on. It prints, per way, the
 retail codes read and the wrong codes (any code on a no-barcode photo, any other code on a photo),
 for ingest and, unless --no-references, zbarimg, zxing-cpp and either of the two, then ingest's
 wrong codes one by one and (with the references) the copies either reads right and ingest not. Needs what bench/realphotos.py needs; `ingest` built in release mode.
@@ -18,6 +22,7 @@ import os
 import sys
 from collections import defaultdict
 
+import numpy as np
 from PIL import Image, ImageEnhance, ImageFilter, ImageOps
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -37,14 +42,42 @@ def copies(image):
     yield "pad", ImageOps.expand(image, border=max(4, w // 10), fill=(235, 235, 235)), 92
 
 
-def make_copies(photos, folder):
+def other_copies(image):
+    """(way, image, JPEG quality) for each of the `--ways other` copies; the noise is seeded by the size."""
+    w, h = image.size
+    pixels = np.asarray(image).astype(np.float32)
+    yield "rot30", image.rotate(30, resample=Image.BICUBIC, expand=True, fillcolor=(210, 210, 210)), 92
+    noise = np.random.default_rng(w * 7919 + h).normal(0, 10, pixels.shape)
+    yield "noise10", Image.fromarray(np.clip(pixels + noise, 0, 255).astype(np.uint8)), 92
+    yield "gamma", Image.fromarray((255 * (pixels / 255) ** 2.2).clip(0, 255).astype(np.uint8)), 92
+    yield "motion5", image.filter(ImageFilter.Kernel((5, 5), [0] * 10 + [1] * 5 + [0] * 10, 5)), 92
+    narrow = 0.12 * w
+    yield "persp", image.transform((w, h), Image.PERSPECTIVE,
+                                   perspective([(narrow, 0), (w - narrow, 0), (w, h), (0, h)], [(0, 0), (w, 0), (w, h), (0, h)]),
+                                   Image.BICUBIC, fillcolor=(210, 210, 210)), 92
+    yield "scale50", image.resize((max(8, w // 2), max(8, h // 2)), Image.BOX), 90
+    r, g, b = image.split()
+    yield "warm", Image.merge("RGB", (r, g.point(lambda v: int(v * 0.75)), b.point(lambda v: int(v * 0.5)))), 92
+    yield "q30x80", image.resize((max(8, round(w * .8)), max(8, round(h * .8))), Image.BILINEAR), 30
+
+
+def perspective(corners, source):
+    """PIL's PERSPECTIVE coefficients that take the output's `corners` to the input's `source` corners."""
+    rows, values = [], []
+    for (x, y), (u, v) in zip(corners, source):
+        rows += [[x, y, 1, 0, 0, 0, -u * x, -u * y], [0, 0, 0, x, y, 1, -v * x, -v * y]]
+        values += [u, v]
+    return np.linalg.solve(np.array(rows, dtype=float), np.array(values, dtype=float)).tolist()
+
+
+def make_copies(photos, folder, ways=copies):
     """[(name 'way/file', path, group, key, add-on)] of every copy, written to `folder`."""
     os.makedirs(folder, exist_ok=True)
     made = []
     for name, path, group, key, addon in photos:
         with Image.open(path) as original:
             image = original.convert("RGB")
-        for way, copy, quality in copies(image):
+        for way, copy, quality in ways(image):
             dest = os.path.join(folder, f"{way}__{os.path.splitext(name)[0].replace('#', 'n')}.jpg")
             copy.save(dest, quality=quality)
             made.append((f"{way}/{name}", dest, group, key, addon))
@@ -72,10 +105,12 @@ def main():
     ap.add_argument("--ingest", default=os.path.join(rp.ROOT, ".build", "release", "ingest"))
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--no-references", dest="references", action="store_false")
+    ap.add_argument("--ways", choices=("standard", "other"), default="standard")
     args = ap.parse_args()
+    making = other_copies if args.ways == "other" else copies
 
     originals = [p for p in rp.load_photos(args.photos) if rp.is_retail(p[2]) or p[2] in ("nobarcode", "code128-1")]
-    photos = make_copies(originals, os.path.join(args.out, "copies"))
+    photos = make_copies(originals, os.path.join(args.out, "copies"), making)
     inbox = os.path.join(args.out, "inbox")
     rp.make_inbox(photos, inbox)
     results = {}
@@ -85,7 +120,7 @@ def main():
         _, results["zxing"] = rp.per_photo(rp.zxing_read, photos, args.workers)
         results["either"] = {k: results["zbarimg"].get(k, set()) | results["zxing"].get(k, set())
                              for k in set(results["zbarimg"]) | set(results["zxing"])}
-    ways = [way for way, _, _ in copies(Image.new("RGB", (8, 8)))]
+    ways = [way for way, _, _ in making(Image.new("RGB", (8, 8)))]
     print(f"{len(photos)} copies of {len(originals)} photos; retail read / n, wrong codes")
     print("| reader | " + " | ".join(ways) + " | all |")
     print("|---|" + "---|" * (len(ways) + 1))
