@@ -214,19 +214,22 @@ final class RealPhotoBarcodeTests: XCTestCase {
     }
 
     func testReadAll_readTurnedByARightAngleOnlyThatTheEnlargedCopyReadsToo_standsBesideAnotherDecodersMisread() throws {
-        // `ean13-extension-1-38` with a warm cast (green ×0.75, blue ×0.5; a copy no benchmark
-        // makes), saved as JPEG quality 92: zxing-cpp reads the region turned by 0° only, and again
+        // `ean13-extension-1-38` with a warm cast (green ×0.75, blue ×0.5), as `bench/perturbed.py
+        // --ways other` makes it (JPEG quality 92): zxing-cpp reads the region turned by 0° only, and again
         // on the enlarged copy (48 lines), where ZBar misreads it (7 lines). The enlarged copy reads
         // it, so ZBar's other code there does not count against it; a first rule that let any other
         // code of any copy drop the read gave ZBar's misread instead.
         let photo = try XCTUnwrap(try RealPhotos.withCodes().first { $0.path.hasSuffix("/ean13-extension-1-38.webp") })
         let copy = try makeTemporaryFolder() + "/warm.jpg"
         _ = try runPython("""
-            import sys
+            import os, sys
+            sys.path.insert(0, os.path.join(sys.argv[1], "bench"))
+            import perturbed
             from PIL import Image
-            r, g, b = Image.open(sys.argv[1]).convert("RGB").split()
-            Image.merge("RGB", (r, g.point(lambda v: int(v * 0.75)), b.point(lambda v: int(v * 0.5)))).save(sys.argv[2], quality=92)
-            """, arguments: [photo.path, copy])
+            image = Image.open(sys.argv[2]).convert("RGB")
+            _, warm, quality = next(way for way in perturbed.other_copies(image) if way[0] == "warm")
+            warm.save(sys.argv[3], quality=quality)
+            """, arguments: [IngestHarness.packageRoot.path, photo.path, copy])
         let trace = ReadTrace()
         let reads = try Self.readAll(URL(fileURLWithPath: copy), minSide: 8, rules: .fitted, trace: trace)
         XCTAssertEqual(reads.confirmed.map(\.gtin13), ["9780201752847"])
