@@ -13,6 +13,7 @@ page goes to ARTEFACTS. Exits 1 naming the first check that failed; prints one l
 import json
 import os
 import sys
+import tempfile
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -54,20 +55,24 @@ def run(label, artefacts, steps):
     """Runs steps(driver, wait, settle) in a new headless Chromium; 0, or 1 after saying which check
     failed (its screenshot: ARTEFACTS/LABEL-failure.png)."""
     os.makedirs(artefacts, exist_ok=True)
-    driver = browser()
-    driver.set_page_load_timeout(30)
-    wait = WebDriverWait(driver, 15)
-    try:
-        steps(driver, wait, settler(driver, wait, artefacts))
-    except (Check, WebDriverException) as failure:
-        print(f"{label} failed: {failure}", file=sys.stderr)
+    # Chromium's own temporary folders (its singleton socket's, which outlive driver.quit()) go in
+    # one of ours, removed after it: a run of the tests leaves nothing in /tmp.
+    with tempfile.TemporaryDirectory(prefix="browser-", ignore_cleanup_errors=True) as scratch:
+        os.environ["TMPDIR"] = scratch
+        driver = browser()
+        driver.set_page_load_timeout(30)
+        wait = WebDriverWait(driver, 15)
         try:
-            driver.save_screenshot(os.path.join(artefacts, f"{label}-failure.png"))
-        except WebDriverException:
-            pass
-        return 1
-    finally:
-        driver.quit()
+            steps(driver, wait, settler(driver, wait, artefacts))
+        except (Check, WebDriverException) as failure:
+            print(f"{label} failed: {failure}", file=sys.stderr)
+            try:
+                driver.save_screenshot(os.path.join(artefacts, f"{label}-failure.png"))
+            except WebDriverException:
+                pass
+            return 1
+        finally:
+            driver.quit()
     return 0
 
 
