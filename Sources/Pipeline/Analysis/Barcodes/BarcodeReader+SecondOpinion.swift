@@ -58,10 +58,17 @@ extension BarcodeReader {
             return (verdict != .contradicts, "\(rules.confirmedLines)+ scan lines; second opinion on the code's whole extent "
                 + Self.describe(verdict, zxing: zxing, on: reading))
         }
-        let verdict = try Self.secondOpinion(on: reading, zxing: zxing,
+        // Where zxing-cpp reads nothing around the read, it may read the code on its whole extent
+        // (where `isWholeByZXing` looks): the same code alone there is the same second opinion.
+        var opinion = zxing
+        if zxing.isEmpty {
+            let whole = zxingReads(Self.reach(around: reading.box, in: pixels), in: pixels, scanners: scanners)
+            if whole.allSatisfy({ $0.isSameCode(as: reading) }) { opinion = whole }
+        }
+        let verdict = try Self.secondOpinion(on: reading, zxing: opinion,
                                              templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [], rules: rules, memo: memo))
         return (verdict == .confirms, "under \(rules.confirmedLines) scan lines; second opinion "
-            + Self.describe(verdict, zxing: zxing, on: reading))
+            + Self.describe(verdict, zxing: opinion, on: reading))
     }
 
     /// True when zxing-cpp reads the same code as `reading` around it, and no other: a read the
