@@ -11,10 +11,9 @@ final class CorpusRunTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? TemporaryFolder.make("corpus") else { return }
-        if IngestHarness.generateCorpus(into: folder, ["--sets", "30", "--seed", "5", "--width", "1008", "--height", "756",
-                                                       "--bad", "--bomb"]) {
-            corpus = folder
+        corpus = TemporaryFolder.prepared("corpus") { folder in
+            IngestHarness.generateCorpus(into: folder, ["--sets", "30", "--seed", "5", "--width", "1008", "--height", "756",
+                                                        "--bad", "--bomb"])
         }
     }
 

@@ -12,10 +12,11 @@ final class HostileInputTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? TemporaryFolder.make("hostile-fixtures"),
-              let made = try? IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", fixtureScript, folder.path],
-                                                    in: folder), made.status == 0 else { return }
-        fixtures = folder
+        fixtures = TemporaryFolder.prepared("hostile-fixtures") { folder in
+            let made = try? IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", fixtureScript, folder.path],
+                                                  in: folder)
+            return made?.status == 0
+        }
     }
 
     override class func tearDown() {

@@ -21,12 +21,11 @@ final class KillTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? TemporaryFolder.make("kill-corpus") else { return }
         // 800×600: above the size whose every photo the reader enlarges for a second look
         // (`BarcodeReader.secondLookPixels`), which would make each run five times longer
         // without reaching a state of the commit protocol these photos do not reach.
-        if IngestHarness.generateCorpus(into: folder, ["--sets", "12", "--seed", "4", "--width", "800", "--height", "600", "--bad"]) {
-            corpus = folder
+        corpus = TemporaryFolder.prepared("kill-corpus") { folder in
+            IngestHarness.generateCorpus(into: folder, ["--sets", "12", "--seed", "4", "--width", "800", "--height", "600", "--bad"])
         }
     }
 

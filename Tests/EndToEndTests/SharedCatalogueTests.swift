@@ -23,9 +23,8 @@ final class SharedCatalogueTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? TemporaryFolder.make("shared-corpus") else { return }
-        if IngestHarness.generateCorpus(into: folder, ["--sets", "60", "--seed", "15", "--width", "800", "--height", "600"]) {
-            corpus = folder
+        corpus = TemporaryFolder.prepared("shared-corpus") { folder in
+            IngestHarness.generateCorpus(into: folder, ["--sets", "60", "--seed", "15", "--width", "800", "--height", "600"])
         }
     }
 

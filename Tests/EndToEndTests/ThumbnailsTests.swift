@@ -10,16 +10,16 @@ final class ThumbnailsTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? TemporaryFolder.make("thumbs-corpus") else { return }
-        guard IngestHarness.generateCorpus(into: folder, ["--sets", "30", "--seed", "3", "--width", "1008",
-                                                          "--height", "756"]) else { return }
-        let work = folder.appendingPathComponent("work")
-        let ingested = try? IngestHarness.execute(
-            URL(fileURLWithPath: "/bin/bash"),
-            ["-c", "mkdir work && cp -a inbox work/inbox && echo '{\"workers\": 1}' > work/pipeline.json "
-                + "&& cd work && '\(IngestHarness.binary.path)' run --quiet; test -f library/catalog.sqlite"],
-            in: folder)
-        if ingested?.status == 0, FileManager.default.fileExists(atPath: work.path) { corpus = folder }
+        corpus = TemporaryFolder.prepared("thumbs-corpus") { folder in
+            guard IngestHarness.generateCorpus(into: folder, ["--sets", "30", "--seed", "3", "--width", "1008",
+                                                              "--height", "756"]) else { return false }
+            let ingested = try? IngestHarness.execute(
+                URL(fileURLWithPath: "/bin/bash"),
+                ["-c", "mkdir work && cp -a inbox work/inbox && echo '{\"workers\": 1}' > work/pipeline.json "
+                    + "&& cd work && '\(IngestHarness.binary.path)' run --quiet; test -f library/catalog.sqlite"],
+                in: folder)
+            return ingested?.status == 0 && FileManager.default.fileExists(atPath: folder.appendingPathComponent("work").path)
+        }
     }
 
     override class func tearDown() {

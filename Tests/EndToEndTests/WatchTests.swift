@@ -10,16 +10,17 @@ final class WatchTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        guard let folder = try? TemporaryFolder.make("watch-corpus") else { return }
-        let generator = IngestHarness.shared.appendingPathComponent("corpus/gen_corpus.py").path
-        let outcome = try? IngestHarness.execute(
-            URL(fileURLWithPath: "/bin/bash"),
-            ["-c", "python3 '\(generator)' corpus --sets 14 --seed 2 --width 1008 --height 756 --no-duplicates >/dev/null "
-                + "&& mkdir big small && n=0 && for f in corpus/inbox/*/IMG_*.jpg; do n=$((n+1)); "
-                + "s=$(basename $(dirname $f)); if [ $n -le 40 ]; then cp $f big/${s}_$(basename $f); "
-                + "elif [ $n -le 45 ]; then cp $f small/${s}_$(basename $f); fi; done && rm -r corpus"],
-            in: folder)
-        if outcome?.status == 0 { largeSets = folder }
+        largeSets = TemporaryFolder.prepared("watch-corpus") { folder in
+            let generator = IngestHarness.shared.appendingPathComponent("corpus/gen_corpus.py").path
+            let outcome = try? IngestHarness.execute(
+                URL(fileURLWithPath: "/bin/bash"),
+                ["-c", "python3 '\(generator)' corpus --sets 14 --seed 2 --width 1008 --height 756 --no-duplicates >/dev/null "
+                    + "&& mkdir big small && n=0 && for f in corpus/inbox/*/IMG_*.jpg; do n=$((n+1)); "
+                    + "s=$(basename $(dirname $f)); if [ $n -le 40 ]; then cp $f big/${s}_$(basename $f); "
+                    + "elif [ $n -le 45 ]; then cp $f small/${s}_$(basename $f); fi; done && rm -r corpus"],
+                in: folder)
+            return outcome?.status == 0
+        }
     }
 
     override class func tearDown() {

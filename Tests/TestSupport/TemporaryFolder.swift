@@ -11,6 +11,18 @@ public enum TemporaryFolder {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
+
+    /// A new folder named after `label` that `prepare` filled (a fixture made once for a test
+    /// class, which deletes it when done), or nil when `prepare` says it could not: the folder is
+    /// then deleted at once, so a failed set-up leaves nothing behind.
+    public static func prepared(_ label: String, _ prepare: (URL) -> Bool) -> URL? {
+        guard let folder = try? make(label) else { return nil }
+        guard prepare(folder) else {
+            try? FileManager.default.removeItem(at: folder)
+            return nil
+        }
+        return folder
+    }
 }
 
 extension XCTestCase {
