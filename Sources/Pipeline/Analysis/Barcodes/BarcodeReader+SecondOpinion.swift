@@ -60,11 +60,7 @@ extension BarcodeReader {
         }
         // Where zxing-cpp reads nothing around the read, it may read the code on its whole extent
         // (where `isWholeByZXing` looks): the same code alone there is the same second opinion.
-        var opinion = zxing
-        if zxing.isEmpty {
-            let whole = zxingReads(Self.reach(around: reading.box, in: pixels), in: pixels, scanners: scanners)
-            if whole.allSatisfy({ $0.isSameCode(as: reading) }) { opinion = whole }
-        }
+        let opinion = zxing.isEmpty ? zxingReadsOnlyIt(onTheWholeExtentOf: reading, in: pixels, scanners: scanners) : zxing
         let verdict = try Self.secondOpinion(on: reading, zxing: opinion,
                                              templates: TemplateEvidence(pixels: pixels.cropped(to: area), candidates: [], rules: rules, memo: memo))
         return (verdict == .confirms, "under \(rules.confirmedLines) scan lines; second opinion "
@@ -78,11 +74,17 @@ extension BarcodeReader {
     /// code; where a part was read, it reads the whole code (another one) or nothing. It looks on
     /// the code's whole extent (`reach(around:in:)`): the test misjudges a part read from the box alone.
     func isWholeByZXing(_ reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) -> Bool {
-        let zxing = zxingReads(Self.reach(around: reading.box, in: pixels), in: pixels, scanners: scanners)
-        guard !zxing.isEmpty, zxing.allSatisfy({ $0.isSameCode(as: reading) }) else { return false }
+        guard !zxingReadsOnlyIt(onTheWholeExtentOf: reading, in: pixels, scanners: scanners).isEmpty else { return false }
         trace?.note("overview", "zxing-cpp, around the read", reading, "kept",
                     because: "zxing-cpp reads the same code there, and no other: what lies beside it is not more bars")
         return true
+    }
+
+    /// zxing-cpp's reads of `reading`'s code on the code's whole extent (`reach(around:in:)`), when
+    /// it reads that code there and no other; else none.
+    func zxingReadsOnlyIt(onTheWholeExtentOf reading: BarcodeReading, in pixels: GreyImage, scanners: Scanners) -> [BarcodeReading] {
+        let zxing = zxingReads(Self.reach(around: reading.box, in: pixels), in: pixels, scanners: scanners)
+        return zxing.allSatisfy { $0.isSameCode(as: reading) } ? zxing : []
     }
 
     /// What a second opinion was, in words.
