@@ -41,4 +41,54 @@ final class FullResolutionBarcodeTests: XCTestCase {
         XCTAssertEqual(failures, ["RegionUnreadable()"])
         XCTAssertEqual(readings, [], "the overview alone cannot read this code")
     }
+
+    func testReadAll_overviewMisreadNeitherSecondOpinionDecides_isContradictedAtFullResolution() throws {
+        // A 12 MP PNG of 7603465754155 at 3.9 px a module, 1 in the 1/4 overview: ZBar read
+        // 2624465754155 there by 3 lines, a differently smoothed copy the same, and zxing-cpp and
+        // the template reader could not tell; that misread was the photo's code. zxing-cpp reads
+        // the region at full resolution, and the full-resolution pass then reads the right code.
+        let (reads, trace) = try readAll(try hardPhoto("png-015"))
+        XCTAssertEqual(reads.confirmed.map(\.productKey), ["7603465754155"])
+        XCTAssertTrue(trace.events.contains {
+            $0.outcome == "dropped" && $0.code == "2624465754155"
+                && $0.because?.contains("at full resolution contradicts: zxing-cpp reads 7603465754155") == true
+        }, "the overview's misread is dropped by the opinion at full resolution")
+    }
+
+    func testReadAll_weakCode128InTheOverview_isConfirmedAtFullResolution() throws {
+        // A blurred Code 128 (σ 1.6 px, 3.3 px a module) in a 3264×2448 JPEG: ZBar read it in the
+        // 1/2 overview by 3 lines, under what a Code 128 needs alone, and zxing-cpp read nothing
+        // there, so the read was dropped and the photo gave no code (`zbarimg` reads it at full
+        // resolution). zxing-cpp reads it at full resolution.
+        let (reads, trace) = try readAll(try hardPhoto("blur-005"))
+        XCTAssertEqual(reads.confirmed.map(\.productKey), ["LOT-A1XLS7B2"])
+        XCTAssertTrue(trace.events.contains {
+            $0.outcome == "kept" && $0.because?.contains("at full resolution confirms: zxing-cpp reads the same") == true
+        })
+    }
+
+    /// One photo of `bench/hardset.py`'s hard set at seed 1 (30 photos a perturbation), made as
+    /// that script makes it: its path.
+    private func hardPhoto(_ name: String) throws -> String {
+        let folder = try makeTemporaryFolder()
+        return try runPython("""
+            import os, sys, types
+            sys.path.insert(0, os.path.join(sys.argv[1], "bench"))
+            import hardset
+            args = types.SimpleNamespace(seed=1, per=30, nobarcode=0, out=sys.argv[2])
+            job = next(job for job in hardset.plan(args) if job["set"] == sys.argv[3])
+            _, file, _ = hardset.render(job)
+            print(os.path.join(args.out, "inbox", file))
+            """, arguments: [IngestHarness.packageRoot.path, folder, name]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func readAll(_ path: String) throws -> (PhotoBarcodes, ReadTrace) {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let decoded = try PhotoDecoder(maxPixels: 100_000_000, thumbnailWidth: 400).decode(bytes)
+        XCTAssertGreaterThan(decoded.shrink, 1, "the overview is shrunk")
+        let trace = ReadTrace()
+        let reads = try BarcodeReader(symbologies: Set(Symbology.allCases), trace: trace)
+            .readAll(overview: decoded.overview, shrink: decoded.shrink) { try decoded.fullResolution($0, from: bytes) }
+        return (reads, trace)
+    }
 }

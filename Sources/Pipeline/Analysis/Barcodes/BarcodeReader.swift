@@ -129,30 +129,33 @@ final class BarcodeReader: Sendable {
         var found: [BarcodeReading] = []
         var unread: [BarcodeCandidate] = []
         let grid = CellGrid(pixels)
-        for pass in [locator, faintLocator] {
-            // A photo that gave a code needs no second look. A faint region is tried unless it is
-            // one already tried: it may also be a whole code whose stronger parts were tried alone.
-            // Bars inside a 2-D region tried are tried again, turned upright (`BarcodeLocator.bars`).
-            if pass.minimumEnergy < locator.minimumEnergy && !found.isEmpty { break }
-            let candidates = grid.map(pass.candidates(in:)) ?? []
-            if candidates.isEmpty {
-                trace?.note("region", "the locator" + (pass.minimumEnergy < locator.minimumEnergy ? ", looking for faint print" : ""),
-                            nil, "nothing", because: "no region of the overview looks like a code (one too small there is not found)")
-            }
-            for candidate in candidates
-            where !tried.contains(where: { $0.box.covers(candidate.box) && ($0.isLinear || !candidate.isLinear) }) {
-                tried.append(candidate)
-                let source = "region \(tried.count) " + candidate.description
-                // A 2-D region's bars, found apart, are where the template reader judges its reads.
-                let bars = candidate.isLinear ? [] : candidates.filter { $0.isLinear && candidate.box.covers($0.box) }
-                let readings = try read(candidate, in: pixels, scanners: scanners, step: "region", source: source)
-                    .filter { try !isOverruled($0, candidate: candidate, bars: bars, in: pixels, scanners: scanners,
-                                               step: "region", source: source) }
-                if readings.isEmpty && max(candidate.box.width, candidate.box.height) <= Self.smallRegionEdge
-                    && pixels.lightness(of: candidate.box) <= Self.maximumLightness {
-                    unread.append(candidate)
+        try withoutActuallyEscaping(fullResolution) { fullResolution in
+            let finer = shrink > 1 ? FullResolution(shrink: shrink, pixels: fullResolution) : nil
+            for pass in [locator, faintLocator] {
+                // A photo that gave a code needs no second look. A faint region is tried unless it is
+                // one already tried: it may also be a whole code whose stronger parts were tried alone.
+                // Bars inside a 2-D region tried are tried again, turned upright (`BarcodeLocator.bars`).
+                if pass.minimumEnergy < locator.minimumEnergy && !found.isEmpty { break }
+                let candidates = grid.map(pass.candidates(in:)) ?? []
+                if candidates.isEmpty {
+                    trace?.note("region", "the locator" + (pass.minimumEnergy < locator.minimumEnergy ? ", looking for faint print" : ""),
+                                nil, "nothing", because: "no region of the overview looks like a code (one too small there is not found)")
                 }
-                found += readings.map { $0.placed(at: candidate.box.scaled(by: shrink)) }
+                for candidate in candidates
+                where !tried.contains(where: { $0.box.covers(candidate.box) && ($0.isLinear || !candidate.isLinear) }) {
+                    tried.append(candidate)
+                    let source = "region \(tried.count) " + candidate.description
+                    // A 2-D region's bars, found apart, are where the template reader judges its reads.
+                    let bars = candidate.isLinear ? [] : candidates.filter { $0.isLinear && candidate.box.covers($0.box) }
+                    let readings = try read(candidate, in: pixels, scanners: scanners, step: "region", source: source)
+                        .filter { try !isOverruled($0, candidate: candidate, bars: bars, in: pixels, fullResolution: finer,
+                                                   scanners: scanners, step: "region", source: source) }
+                    if readings.isEmpty && max(candidate.box.width, candidate.box.height) <= Self.smallRegionEdge
+                        && pixels.lightness(of: candidate.box) <= Self.maximumLightness {
+                        unread.append(candidate)
+                    }
+                    found += readings.map { $0.placed(at: candidate.box.scaled(by: shrink)) }
+                }
             }
         }
         guard shrink > 1, !unread.isEmpty else { return found }
