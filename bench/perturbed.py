@@ -2,7 +2,7 @@
 """What `ingest`, `zbarimg` and zxing-cpp read on harder copies of the real photos (issue 11).
 
     bench/perturbed.py [--photos ../shared/realphotos] [--out /tmp/ingest-perturbed]
-                       [--ingest .build/release/ingest] [--workers 2] [--no-references] [--ways other]
+                       [--ingest .build/release/ingest] [--workers 2] [--no-references] [--ways other|third]
 
 The real photos of ../shared/realphotos are the judge of barcode reading, and an independent set of
 real photos checks it again. This is a stand-in for photos the reader was not tuned on: every
@@ -12,7 +12,10 @@ to 70 % or 140 %, padded with a light border), each copy its own set. `--ways ot
 other copies instead, ways no rule was measured on before they were added (2026-11-29): turned 30°,
 sensor noise σ 10, a dark gamma (2.2), a 5-px motion blur, a perspective (top edge 12 % narrower
 each side), halved, a warm cast (green ×0.75, blue ×0.5), and 80 % at JPEG quality 30; as a check,
-not a set to tune on. It prints, per way, the
+not a set to tune on. `--ways third` makes eight more, made after those: shrunk to 640 px (a
+phone's small photo), over-sharpened (unsharp mask, radius 2, 200 %), shaded across (100 % to 40 %
+light), turned 15°, blurred σ 1.2 with noise σ 6, brightened ×1.6, 60 % at JPEG quality 60, and
+sheared 8°. It prints, per way, the
 retail codes read and the wrong codes (any code on a no-barcode photo, any other code on a photo),
 for ingest and, unless --no-references, zbarimg, zxing-cpp and either of the two, then ingest's
 wrong codes one by one and (with the references) the copies either reads right and ingest not. Needs what bench/realphotos.py needs; `ingest` built in release mode.
@@ -61,6 +64,27 @@ def other_copies(image):
     yield "q30x80", image.resize((max(8, round(w * .8)), max(8, round(h * .8))), Image.BILINEAR), 30
 
 
+def third_copies(image):
+    """(way, image, JPEG quality) for each of the `--ways third` copies (2026-11-29, after the
+    other ways): the noise is seeded by the size."""
+    w, h = image.size
+    pixels = np.asarray(image).astype(np.float32)
+    phone = image.copy()
+    phone.thumbnail((640, 640), Image.LANCZOS)
+    yield "phone640", phone, 85
+    yield "sharpen", image.filter(ImageFilter.UnsharpMask(radius=2, percent=200, threshold=0)), 92
+    shade = np.linspace(1.0, 0.4, w, dtype=np.float32)[None, :, None]
+    yield "shadow", Image.fromarray(np.clip(pixels * shade, 0, 255).astype(np.uint8)), 92
+    yield "rot15", image.rotate(15, resample=Image.BICUBIC, expand=True, fillcolor=(220, 220, 220)), 92
+    noise = np.random.default_rng(w * 104729 + h).normal(0, 6, pixels.shape)
+    blurred = np.asarray(image.filter(ImageFilter.GaussianBlur(1.2))).astype(np.float32)
+    yield "blurnoise", Image.fromarray(np.clip(blurred + noise, 0, 255).astype(np.uint8)), 92
+    yield "bright", ImageEnhance.Brightness(image).enhance(1.6), 92
+    yield "scale60q60", image.resize((max(8, round(w * .6)), max(8, round(h * .6))), Image.BICUBIC), 60
+    yield "shear8", image.transform((w + round(0.14 * h), h), Image.AFFINE, (1, 0.14, -0.14 * h, 0, 1, 0),
+                                    Image.BICUBIC, fillcolor=(220, 220, 220)), 92
+
+
 def perspective(corners, source):
     """PIL's PERSPECTIVE coefficients that take the output's `corners` to the input's `source` corners."""
     rows, values = [], []
@@ -105,9 +129,9 @@ def main():
     ap.add_argument("--ingest", default=os.path.join(rp.ROOT, ".build", "release", "ingest"))
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--no-references", dest="references", action="store_false")
-    ap.add_argument("--ways", choices=("standard", "other"), default="standard")
+    ap.add_argument("--ways", choices=("standard", "other", "third"), default="standard")
     args = ap.parse_args()
-    making = other_copies if args.ways == "other" else copies
+    making = {"standard": copies, "other": other_copies, "third": third_copies}[args.ways]
 
     originals = [p for p in rp.load_photos(args.photos) if rp.is_retail(p[2]) or p[2] in ("nobarcode", "code128-1")]
     photos = make_copies(originals, os.path.join(args.out, "copies"), making)
