@@ -21,6 +21,7 @@ for ingest and, unless --no-references, zbarimg, zxing-cpp and either of the two
 wrong codes one by one and (with the references) the copies either reads right and ingest not. Needs what bench/realphotos.py needs; `ingest` built in release mode.
 """
 import argparse
+import hashlib
 import os
 import sys
 from collections import defaultdict
@@ -95,16 +96,28 @@ def perspective(corners, source):
 
 
 def make_copies(photos, folder, ways=copies):
-    """[(name 'way/file', path, group, key, add-on)] of every copy, written to `folder`."""
+    """[(name 'way/file', path, group, key, add-on)] of every copy, written to `folder`. A copy whose
+    file is the same as an earlier copy of the photo (a black-and-white crop sharpened or brightened
+    stays as it was) is not made: ingest would take it for a duplicate, and it would count twice."""
     os.makedirs(folder, exist_ok=True)
-    made = []
+    made, same = [], 0
     for name, path, group, key, addon in photos:
         with Image.open(path) as original:
             image = original.convert("RGB")
+        files = set()
         for way, copy, quality in ways(image):
             dest = os.path.join(folder, f"{way}__{os.path.splitext(name)[0].replace('#', 'n')}.jpg")
             copy.save(dest, quality=quality)
+            with open(dest, "rb") as f:
+                content = hashlib.sha256(f.read()).digest()
+            if content in files:
+                os.remove(dest)
+                same += 1
+                continue
+            files.add(content)
             made.append((f"{way}/{name}", dest, group, key, addon))
+    if same:
+        print(f"{same} copies not made: the same file as another copy of their photo")
     return made
 
 
