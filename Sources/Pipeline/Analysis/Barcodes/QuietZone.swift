@@ -67,14 +67,15 @@ enum QuietZone {
                 return Int(image.pixels[y * image.width + x])
             }
             let inside = (start..<(start + length)).compactMap(pixel)
+            guard let dark = inside.min(), let light = inside.max(), light - dark >= 32 else { return false }
             let near = Int((rules.quietZoneNearest * module).rounded(.up)), far = Int((farthest * module).rounded(.up))
             let before = (start - far)...(start - near), after = (start + length - 1 + near)...(start + length - 1 + far)
             // Dark against the bars and spaces at that end: light falling off across a code (a
             // shadow, a curved package) makes one end's quiet zone darker than the other end's bars.
-            let endLength = max(4, Int((Double(endModules) * module).rounded(.up)))
-            let ends = [inside.prefix(endLength), inside.suffix(endLength)]
-            return zip([before, after], ends).contains { side, bars in
-                guard let darkest = bars.min(), let lightest = bars.max(), lightest - darkest >= 32 else { return false }
+            let end = max(4, Int((Double(endModules) * module).rounded(.up)))
+            let ends = [Array(inside.prefix(end)), Array(inside.suffix(end))]
+            return zip([before, after], ends).contains { side, end in
+                guard let darkest = end.min(), let lightest = end.max(), lightest - darkest >= 32 else { return false }
                 let threshold = (darkest + lightest) / 2
                 let dark = side.compactMap(pixel).map { $0 < threshold }
                 let crossings = zip(dark, dark.dropFirst()).filter { $0 != $1 }.count
