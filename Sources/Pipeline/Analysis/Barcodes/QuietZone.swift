@@ -24,10 +24,6 @@ enum QuietZone {
     /// let a logo printed too close pass, missed the partial reads of blurred codes, whose bars merge.
     static let farthest = 6.0
 
-    /// The bars and spaces this many modules in from an end set what is dark beside it: the outer
-    /// guard and the first digit (3 + 7 modules), and a module more.
-    static let endModules = 11
-
     /// What a read `isPartial` drops is, for the trace.
     static func rule(_ rules: AcceptanceRules) -> String {
         let judged = rules.quietZoneExemptLines.map { " of a read by under \($0) scan lines" } ?? ""
@@ -68,15 +64,10 @@ enum QuietZone {
             }
             let inside = (start..<(start + length)).compactMap(pixel)
             guard let dark = inside.min(), let light = inside.max(), light - dark >= 32 else { return false }
+            let threshold = (dark + light) / 2
             let near = Int((rules.quietZoneNearest * module).rounded(.up)), far = Int((farthest * module).rounded(.up))
             let before = (start - far)...(start - near), after = (start + length - 1 + near)...(start + length - 1 + far)
-            // Dark against the bars and spaces at that end: light falling off across a code (a
-            // shadow, a curved package) makes one end's quiet zone darker than the other end's bars.
-            let end = max(4, Int((Double(endModules) * module).rounded(.up)))
-            let ends = [Array(inside.prefix(end)), Array(inside.suffix(end))]
-            return zip([before, after], ends).contains { side, end in
-                guard let darkest = end.min(), let lightest = end.max(), lightest - darkest >= 32 else { return false }
-                let threshold = (darkest + lightest) / 2
+            return [before, after].contains { side in
                 let dark = side.compactMap(pixel).map { $0 < threshold }
                 let crossings = zip(dark, dark.dropFirst()).filter { $0 != $1 }.count
                 return dark.contains(true) && crossings >= rules.quietZoneCrossings
