@@ -36,6 +36,22 @@ extension PixelBox {
         return overlapWidth * overlapHeight * 5 >= other.width * other.height * 4
     }
 
+    /// The box in the coordinates of `frame`, a rectangle of the same image (a crop of it): moved by
+    /// the frame's corner and cut to the frame.
+    public func relative(to frame: PixelBox) -> PixelBox {
+        PixelBox(x: x - frame.x, y: y - frame.y, width: width, height: height).clamped(width: frame.width, height: frame.height)
+    }
+
+    /// The box, given in the coordinates of `frame` (a crop of the image), in the image's own.
+    public func placed(in frame: PixelBox) -> PixelBox {
+        PixelBox(x: x + frame.x, y: y + frame.y, width: width, height: height)
+    }
+
+    /// The box grown by `margin` pixels on every side (not cut to any image).
+    public func grown(by margin: Int) -> PixelBox {
+        PixelBox(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
+    }
+
     /// The part of the box inside a `width` × `height` image.
     public func clamped(width: Int, height: Int) -> PixelBox {
         let x0 = min(max(0, x), width), y0 = min(max(0, y), height)

@@ -28,8 +28,7 @@ extension BarcodeReader {
             // all of it (a code read from a prepared copy may be placed anywhere in it).
             let length = max(code.width, code.height), reach = 2 * length / 3 + 8
             let area = small ? PixelBox(x: 0, y: 0, width: pixels.width, height: pixels.height)
-                : PixelBox(x: code.x - reach, y: code.y - reach, width: code.width + 2 * reach, height: code.height + 2 * reach)
-                    .clamped(width: pixels.width, height: pixels.height)
+                : code.grown(by: reach).clamped(width: pixels.width, height: pixels.height)
             guard area.width > 0, area.height > 0 else { continue }
             // As they are, then enlarged ×2; padded only at the frame's edge, where an add-on needs
             // a quiet zone (white padding elsewhere cost ZBar one it read unpadded, beside a dark

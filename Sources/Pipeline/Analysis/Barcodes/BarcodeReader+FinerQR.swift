@@ -30,8 +30,7 @@ extension BarcodeReader {
             for reading in readings where !(found + finer).contains(where: { $0.productKey == reading.productKey }) {
                 trace?.note("overview", source, reading, "kept", because: "a QR code corrects its own errors")
                 let inRegion = reading.box.shrunk(by: Self.finerQRScale)
-                finer.append(reading.placed(at: PixelBox(x: around.x + inRegion.x, y: around.y + inRegion.y,
-                                                         width: inRegion.width, height: inRegion.height)))
+                finer.append(reading.placed(at: inRegion.placed(in: around)))
             }
         }
         return finer

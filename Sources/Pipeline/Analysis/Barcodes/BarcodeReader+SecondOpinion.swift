@@ -183,9 +183,7 @@ extension BarcodeReader {
                                     scanners: Scanners) -> [BarcodeReading]? {
         let box = candidate.box.scaled(by: fullResolution.shrink)
         guard let (pixels, origin) = try? fullResolution.pixels(box) else { return nil }
-        let inside = PixelBox(x: box.x - origin.x, y: box.y - origin.y, width: box.width, height: box.height)
-            .clamped(width: pixels.width, height: pixels.height)
-        return zxingReads(inside, angle: candidate.isLinear ? candidate.angle : nil, in: pixels, scanners: scanners)
+        return zxingReads(box.relative(to: origin), angle: candidate.isLinear ? candidate.angle : nil, in: pixels, scanners: scanners)
     }
 
     /// Room beyond either end of a read `length` pixels long along its scan lines, for the code's
@@ -195,9 +193,7 @@ extension BarcodeReader {
     /// A read's box and a box's length beyond it on every side: the whole code, whichever way its
     /// bars lie, when ZBar's box spans only a part of it (where its lines finished decoding).
     static func reach(around box: PixelBox, in pixels: GreyImage) -> PixelBox {
-        let reach = max(box.width, box.height)
-        return PixelBox(x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach)
-            .clamped(width: pixels.width, height: pixels.height)
+        box.grown(by: max(box.width, box.height)).clamped(width: pixels.width, height: pixels.height)
     }
 
     /// A read's box with room around it for the whole code and its quiet zone: ZBar's box spans the

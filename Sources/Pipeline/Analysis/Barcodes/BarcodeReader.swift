@@ -171,19 +171,16 @@ final class BarcodeReader: Sendable {
                         because: "regions this small and dark may hold a code too fine for the overview")
             for (candidate, box) in zip(unread, boxes) {
                 var upright = candidate
-                upright.box = PixelBox(x: box.x - origin.x, y: box.y - origin.y, width: box.width, height: box.height)
-                    .clamped(width: origin.width, height: origin.height)
+                upright.box = box.relative(to: origin)
                 guard upright.box.width >= 8, upright.box.height >= 8 else { continue }
-                let placed = PixelBox(x: upright.box.x + origin.x, y: upright.box.y + origin.y,
-                                      width: upright.box.width, height: upright.box.height)
+                let placed = upright.box.placed(in: origin)
                 // The overview could not tell bars from modules; at full resolution it can: a 1-D
                 // code found here is read turned upright, enlarged and smoothed like any other.
                 var attempts = [upright]
                 if !candidate.isLinear,
                    let bars = locator.candidates(in: grey.cropped(to: upright.box)).first(where: \.isLinear) {
                     var linear = bars
-                    linear.box = PixelBox(x: bars.box.x + upright.box.x, y: bars.box.y + upright.box.y,
-                                          width: bars.box.width, height: bars.box.height)
+                    linear.box = bars.box.placed(in: upright.box)
                     attempts.insert(linear, at: 0)
                 }
                 for attempt in attempts {

@@ -1,0 +1,31 @@
+@testable import Imaging
+import XCTest
+
+/// Boxes moved between an image and a crop of it (a full-resolution rectangle, a region), grown
+/// and cut to an image: where a read found in a crop is placed in the photo.
+final class PixelBoxTests: XCTestCase {
+    private let crop = PixelBox(x: 96, y: 40, width: 200, height: 120)
+
+    func testRelative_boxInsideTheCrop_isMovedByItsCorner() {
+        XCTAssertEqual(PixelBox(x: 100, y: 50, width: 30, height: 20).relative(to: crop),
+                       PixelBox(x: 4, y: 10, width: 30, height: 20))
+    }
+
+    func testRelative_boxReachingPastTheCrop_isCutToIt() {
+        // Left of and below the crop: the part inside only (the crop widens to whole JPEG blocks,
+        // and a region near the photo's edge can reach past the rows decoded).
+        XCTAssertEqual(PixelBox(x: 90, y: 150, width: 30, height: 20).relative(to: crop),
+                       PixelBox(x: 0, y: 110, width: 24, height: 10))
+    }
+
+    func testPlaced_undoesRelative_forABoxInsideTheCrop() {
+        let box = PixelBox(x: 120, y: 77, width: 31, height: 9)
+        XCTAssertEqual(box.relative(to: crop).placed(in: crop), box)
+    }
+
+    func testGrown_thenClamped_staysInTheImage() {
+        let grown = PixelBox(x: 5, y: 10, width: 20, height: 4).grown(by: 8)
+        XCTAssertEqual(grown, PixelBox(x: -3, y: 2, width: 36, height: 20))
+        XCTAssertEqual(grown.clamped(width: 30, height: 100), PixelBox(x: 0, y: 2, width: 30, height: 20))
+    }
+}
