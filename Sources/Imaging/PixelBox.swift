@@ -52,6 +52,13 @@ extension PixelBox {
         PixelBox(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
     }
 
+    /// The smallest box holding this one and `other`.
+    public func union(_ other: PixelBox) -> PixelBox {
+        let left = min(x, other.x), top = min(y, other.y)
+        let right = max(x + width, other.x + other.width), bottom = max(y + height, other.y + other.height)
+        return PixelBox(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     /// The part of the box inside a `width` × `height` image.
     public func clamped(width: Int, height: Int) -> PixelBox {
         let x0 = min(max(0, x), width), y0 = min(max(0, y), height)

@@ -28,4 +28,11 @@ final class PixelBoxTests: XCTestCase {
         XCTAssertEqual(grown, PixelBox(x: -3, y: 2, width: 36, height: 20))
         XCTAssertEqual(grown.clamped(width: 30, height: 100), PixelBox(x: 0, y: 2, width: 30, height: 20))
     }
+
+    func testUnion_ofApartBoxes_spansBoth_andOfABoxInside_isTheOuter() {
+        let left = PixelBox(x: 10, y: 40, width: 20, height: 5), right = PixelBox(x: 60, y: 30, width: 8, height: 8)
+        XCTAssertEqual(left.union(right), PixelBox(x: 10, y: 30, width: 58, height: 15))
+        XCTAssertEqual(right.union(left), left.union(right))
+        XCTAssertEqual(crop.union(PixelBox(x: 100, y: 50, width: 30, height: 20)), crop)
+    }
 }

@@ -135,11 +135,8 @@ struct BarcodeLocator {
                 guard turn(from: a.angle, to: b.angle) <= 8,
                       a.box.x <= b.box.x + b.box.width + gap, b.box.x <= a.box.x + a.box.width + gap,
                       a.box.y <= b.box.y + b.box.height + gap, b.box.y <= a.box.y + a.box.height + gap else { continue }
-                let left = min(a.box.x, b.box.x), top = min(a.box.y, b.box.y)
-                let right = max(a.box.x + a.box.width, b.box.x + b.box.width)
-                let bottom = max(a.box.y + a.box.height, b.box.y + b.box.height)
                 joined.append(BarcodeCandidate(
-                    box: PixelBox(x: left, y: top, width: right - left, height: bottom - top),
+                    box: a.box.union(b.box),
                     angle: a.strength >= b.strength ? a.angle : b.angle, isLinear: true,
                     strength: max(a.strength, b.strength)))
             }

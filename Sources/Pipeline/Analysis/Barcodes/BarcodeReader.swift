@@ -164,9 +164,7 @@ final class BarcodeReader: Sendable {
         // here is no reason to refuse the photo: it keeps what was read.
         do {
             let boxes = unread.map { $0.box.scaled(by: shrink) }
-            let left = boxes.map(\.x).min()!, top = boxes.map(\.y).min()!
-            let right = boxes.map { $0.x + $0.width }.max()!, bottom = boxes.map { $0.y + $0.height }.max()!
-            let (grey, origin) = try fullResolution(PixelBox(x: left, y: top, width: right - left, height: bottom - top))
+            let (grey, origin) = try fullResolution(boxes.dropFirst().reduce(boxes[0]) { $0.union($1) })
             trace?.note("full resolution", "the rectangle \(origin) around \(unread.count) small unread region(s)", nil, "decoded",
                         because: "regions this small and dark may hold a code too fine for the overview")
             for (candidate, box) in zip(unread, boxes) {
