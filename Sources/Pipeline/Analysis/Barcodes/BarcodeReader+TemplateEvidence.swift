@@ -10,7 +10,7 @@ extension BarcodeReader {
         let rules: AcceptanceRules
         /// Where the fits of a region are found when the photo was read before (`BarcodeReader.memo`).
         let memo: ReadMemo?
-        private var fitted: [TemplateReader.Layout: [(box: PixelBox, ways: [TemplateReader.Way])]] = [:]
+        private var fitted: [TemplateReader.Layout: [[TemplateReader.Way]?]] = [:]
 
         /// Where it looks, when given rather than found among `candidates` (`templateTargets`).
         private let targets: [(box: PixelBox, angle: Double)]?
@@ -32,25 +32,42 @@ extension BarcodeReader {
             self.targets = targets
         }
 
-        /// The regions fitted with the whole code placed as one on each line, or as a UPC-E; or,
-        /// only on regions where the whole code fits at all, each half alone or the whole code as
-        /// seen at an angle (`TemplateReader.ways`).
-        private mutating func regions(_ layout: TemplateReader.Layout = .whole) throws -> [(box: PixelBox, ways: [TemplateReader.Way])] {
-            if let done = fitted[layout] { return done }
-            let wholes = layout == .halves || layout == .perspective ? try regions() : nil
+        /// The regions the fits look at: boxes of `pixels`, each turned by its angle.
+        private lazy var places: [(box: PixelBox, angle: Double)] = targets
+            ?? BarcodeReader.templateTargets(in: pixels, candidates: candidates).map { (box: $0.0, angle: $0.1) }
+
+        /// The ways of region `index` (of `places`) fitted with the whole code placed as one on each
+        /// line, or as a UPC-E; or, only where the whole code fits that region at all, each half
+        /// alone or the whole code as seen at an angle (`TemplateReader.ways`). Each region is fitted
+        /// once, when first asked: a verdict often rests on the first region alone.
+        private mutating func ways(ofRegion index: Int, _ layout: TemplateReader.Layout = .whole) throws -> [TemplateReader.Way] {
+            if let done = fitted[layout]?[index] { return done }
+            if fitted[layout] == nil { fitted[layout] = Array(repeating: nil, count: places.count) }
+            let ways = try fit(places[index], layout, wholeFits: layout == .halves || layout == .perspective
+                ? !(try self.ways(ofRegion: index)).isEmpty : true)
+            fitted[layout]?[index] = ways
+            return ways
+        }
+
+        private func fit(_ place: (box: PixelBox, angle: Double), _ layout: TemplateReader.Layout,
+                         wholeFits: Bool) throws -> [TemplateReader.Way] {
+            // A place with no pixels (a read's box on the frame's edge, clamped) has no patterns to fit.
+            let inside = place.box.clamped(width: pixels.width, height: pixels.height)
+            guard wholeFits, inside.width > 0, inside.height > 0 else { return [] }
+            let region = try pixels.region(place.box, angle: place.angle, scale: 1, smoothRows: 1, memo: memo)
             let reader = TemplateReader()
-            let targets = targets ?? BarcodeReader.templateTargets(in: pixels, candidates: candidates).map { (box: $0.0, angle: $0.1) }
-            let all = try targets.enumerated().map { index, target in
-                // A place with no pixels (a read's box on the frame's edge, clamped) has no patterns to fit.
-                let inside = target.0.clamped(width: pixels.width, height: pixels.height)
-                guard wholes?[index].ways.isEmpty != true, inside.width > 0, inside.height > 0 else {
-                    return (box: target.0, ways: [TemplateReader.Way]())
-                }
-                let region = try pixels.region(target.0, angle: target.1, scale: 1, smoothRows: 1, memo: memo)
-                return (box: target.0, ways: memo?.value("template \(layout)", region) { reader.ways(region, layout) } ?? reader.ways(region, layout))
+            return memo?.value("template \(layout)", region) { reader.ways(region, layout) } ?? reader.ways(region, layout)
+        }
+
+        /// Whether any region's ways, fitted with `layout`, give `verdict` on `code`.
+        private mutating func anyRegion(_ layout: TemplateReader.Layout, gives verdict: TemplateReader.Verdict, on code: String,
+                                        among indices: [Int]? = nil) throws -> Bool {
+            for index in indices ?? Array(places.indices)
+            where TemplateReader.verdict(on: code, try ways(ofRegion: index, layout),
+                                         contradictingShortfall: rules.contradictingShortfall) == verdict {
+                return true
             }
-            fitted[layout] = all
-            return all
+            return false
         }
 
         /// The verdict on an EAN-13 or UPC-A: any region that confirms it, with the whole code
@@ -70,34 +87,27 @@ extension BarcodeReader {
         /// modules), and it does not overrule another decoder's UPC-E either.
         mutating func verdict(on reading: BarcodeReading) throws -> TemplateReader.Verdict {
             guard TemplateReader.confirmed.contains(reading.symbology), let code = reading.gtin13 else { return .undecided }
-            let shortfall = rules.contradictingShortfall
             if reading.symbology == .upcE {
-                return try regions(.upcE).contains {
-                    TemplateReader.verdict(on: code, $0.ways, contradictingShortfall: shortfall) == .confirms
-                } ? .confirms : .undecided
+                return try anyRegion(.upcE, gives: .confirms, on: code) ? .confirms : .undecided
             }
-            let verdicts = try regions().map { TemplateReader.verdict(on: code, $0.ways, contradictingShortfall: shortfall) }
-            if verdicts.contains(.confirms) { return .confirms }
-            if try regions(.halves).contains(where: {
-                TemplateReader.verdict(on: code, $0.ways, contradictingShortfall: shortfall) == .confirms
-            }) {
+            if try anyRegion(.whole, gives: .confirms, on: code) || anyRegion(.halves, gives: .confirms, on: code) {
                 return .confirms
             }
-            let contradicting = verdicts.indices.filter { verdicts[$0] == .contradicts }
+            let contradicting = try places.indices.filter { index in
+                TemplateReader.verdict(on: code, try ways(ofRegion: index), contradictingShortfall: rules.contradictingShortfall)
+                    == .contradicts
+            }
             guard !contradicting.isEmpty else { return .undecided }
-            let angled = try regions(.perspective)
-            return contradicting.contains {
-                TemplateReader.verdict(on: code, angled[$0].ways, contradictingShortfall: shortfall) == .contradicts
-            } ? .contradicts : .undecided
+            return try anyRegion(.perspective, gives: .contradicts, on: code, among: contradicting) ? .contradicts : .undecided
         }
 
         /// The first region's code that the template reader reads alone, when it is of
         /// `symbologies`: with the whole code placed as one, else with each half alone.
         mutating func read(symbologies: Set<Symbology>) throws -> BarcodeReading? {
             for layout in [TemplateReader.Layout.whole, .halves] {
-                for region in try regions(layout) {
-                    guard let whole = region.ways.first.flatMap(TemplateReader.accepted) else { continue }
-                    return TemplateReader.reading(whole.code, lines: whole.lines, box: region.box, symbologies: symbologies)
+                for index in places.indices {
+                    guard let whole = try ways(ofRegion: index, layout).first.flatMap(TemplateReader.accepted) else { continue }
+                    return TemplateReader.reading(whole.code, lines: whole.lines, box: places[index].box, symbologies: symbologies)
                 }
             }
             return nil
