@@ -5,15 +5,26 @@ extension FileDescriptor {
     /// Reads into `bytes` from its start until it is full or the file ends; returns the bytes read.
     /// Throws `Errno`.
     public func read(filling bytes: inout [UInt8]) throws -> Int {
-        try bytes.withUnsafeMutableBytes { buffer in
-            var filled = 0
-            while filled < buffer.count {
-                let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                if count == 0 { break }
-                filled += count
-            }
-            return filled
+        try bytes.withUnsafeMutableBytes { try read(filling: $0) }
+    }
+
+    /// Up to `count` bytes from the file position, read until there are `count` or the file ends
+    /// (fewer at the end of the file). The array is not zeroed first: a photo's megabytes are
+    /// written once, by the reads. Throws `Errno`.
+    public func read(upTo count: Int) throws -> [UInt8] {
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = try read(filling: UnsafeMutableRawBufferPointer(buffer))
         }
+    }
+
+    private func read(filling buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
     }
 
     /// Reads what is available now into `bytes` (one call, for non-blocking descriptors): the bytes
@@ -41,9 +52,7 @@ extension FileDescriptor {
         return try file.closeAfter {
             let size = Int(try file.stat().size)
             guard size <= limit else { throw Errno.fileTooLarge }
-            var bytes = [UInt8](repeating: 0, count: size)
-            let count = try file.read(filling: &bytes)
-            return Array(bytes.prefix(count))
+            return try file.read(upTo: size)
         }
     }
 }

@@ -28,10 +28,9 @@ struct FileSnapshot {
         let size = info.size
         guard size > 0 else { throw .empty }
         guard size <= maxBytes else { throw .tooLarge(bytes: size, limit: maxBytes) }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        let filled = try unreadable { try file.read(filling: &bytes) }
+        let bytes = try unreadable { try file.read(upTo: Int(size)) }
         let after = try unreadable { try file.stat() }
-        guard filled == bytes.count, after.size == info.size,
+        guard bytes.count == Int(size), after.size == info.size,
               after.st_mtim.tv_sec == info.st_mtim.tv_sec, after.st_mtim.tv_nsec == info.st_mtim.tv_nsec else {
             throw .changedWhileReading
         }
