@@ -59,12 +59,16 @@ extension BarcodeReader {
             return memo?.value("template \(layout)", region) { reader.ways(region, layout) } ?? reader.ways(region, layout)
         }
 
-        /// Whether any region's ways, fitted with `layout`, give `verdict` on `code`.
+        /// The verdict on `code` of region `index`'s ways fitted with `layout`.
+        private mutating func verdict(on code: String, region index: Int, _ layout: TemplateReader.Layout = .whole) throws
+            -> TemplateReader.Verdict {
+            TemplateReader.verdict(on: code, try ways(ofRegion: index, layout), contradictingShortfall: rules.contradictingShortfall)
+        }
+
+        /// Whether any region's ways (of `indices`, or all), fitted with `layout`, give `verdict` on `code`.
         private mutating func anyRegion(_ layout: TemplateReader.Layout, gives verdict: TemplateReader.Verdict, on code: String,
                                         among indices: [Int]? = nil) throws -> Bool {
-            for index in indices ?? Array(places.indices)
-            where TemplateReader.verdict(on: code, try ways(ofRegion: index, layout),
-                                         contradictingShortfall: rules.contradictingShortfall) == verdict {
+            for index in indices ?? Array(places.indices) where try self.verdict(on: code, region: index, layout) == verdict {
                 return true
             }
             return false
@@ -90,13 +94,15 @@ extension BarcodeReader {
             if reading.symbology == .upcE {
                 return try anyRegion(.upcE, gives: .confirms, on: code) ? .confirms : .undecided
             }
-            if try anyRegion(.whole, gives: .confirms, on: code) || anyRegion(.halves, gives: .confirms, on: code) {
-                return .confirms
+            var contradicting: [Int] = []
+            for index in places.indices {
+                switch try verdict(on: code, region: index) {
+                case .confirms: return .confirms
+                case .contradicts: contradicting.append(index)
+                case .undecided: break
+                }
             }
-            let contradicting = try places.indices.filter { index in
-                TemplateReader.verdict(on: code, try ways(ofRegion: index), contradictingShortfall: rules.contradictingShortfall)
-                    == .contradicts
-            }
+            if try anyRegion(.halves, gives: .confirms, on: code) { return .confirms }
             guard !contradicting.isEmpty else { return .undecided }
             return try anyRegion(.perspective, gives: .contradicts, on: code, among: contradicting) ? .contradicts : .undecided
         }
