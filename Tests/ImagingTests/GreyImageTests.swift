@@ -1,3 +1,4 @@
+import CImageOps
 import Foundation
 @testable import Imaging
 import TestSupport
@@ -52,6 +53,51 @@ final class GreyImageTests: XCTestCase {
         XCTAssertEqual(region.height, 114)
         XCTAssertEqual(pixel(region, 0, 0), 255, "outside the box is white, like a quiet zone")
         XCTAssertEqual(pixel(region, region.width / 2, region.height / 2), 0)
+    }
+
+    func testRegion_avx2Loop_givesThePortableLoopsBytes() throws {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        try XCTSkipUnless(cpu.contains(" avx2"), "no AVX2 on this CPU: only the portable loop runs")
+        // Noise, so that every sample's four pixels and weights count; boxes anywhere, the image's
+        // last rows and columns among them (where the AVX2 loop reads pixels one by one), turned,
+        // enlarged and shrunk as the reader's regions are.
+        var random = SplitMix64(seed: 17)
+        let (width, height) = (301, 203)
+        let noise = (0..<width * height).map { _ in UInt8.random(in: 0...255, using: &random) }
+        var cases = 0, vectorised = 0
+        for _ in 0..<400 {
+            let boxWidth = Int.random(in: 1...width, using: &random), boxHeight = Int.random(in: 1...height, using: &random)
+            let x = Int.random(in: 0...(width - boxWidth), using: &random), y = Int.random(in: 0...(height - boxHeight), using: &random)
+            let edge = Bool.random(using: &random)
+            let box = edge ? PixelBox(x: width - boxWidth, y: height - boxHeight, width: boxWidth, height: boxHeight)
+                : PixelBox(x: x, y: y, width: boxWidth, height: boxHeight)
+            let angle = [0, 90, -90, 180].randomElement(using: &random)! + Double.random(in: -45...45, using: &random)
+            let scale = [0.5, 1, 1.37, 2, 3].randomElement(using: &random)!
+            var outWidth: Int32 = 0, outHeight: Int32 = 0
+            ingest_region_size(Int32(box.width), Int32(box.height), angle, scale, &outWidth, &outHeight)
+            guard Int(outWidth) * Int(outHeight) < 2_000_000 else { continue }
+            var fast = [UInt8](repeating: 0, count: Int(outWidth) * Int(outHeight)), portable = fast
+            let status = noise.withUnsafeBufferPointer { source in
+                fast.withUnsafeMutableBufferPointer { out in
+                    ingest_sample_region(source.baseAddress, Int32(width), Int32(height), Int32(box.x), Int32(box.y),
+                                         Int32(box.width), Int32(box.height), angle, scale, 1, out.baseAddress, outWidth, outHeight)
+                }
+            }
+            let portableStatus = noise.withUnsafeBufferPointer { source in
+                portable.withUnsafeMutableBufferPointer { out in
+                    ingest_sample_region_portable(source.baseAddress, Int32(width), Int32(height), Int32(box.x), Int32(box.y),
+                                                  Int32(box.width), Int32(box.height), angle, scale, 1, out.baseAddress,
+                                                  outWidth, outHeight)
+                }
+            }
+            XCTAssertEqual(status, 0)
+            XCTAssertEqual(portableStatus, 0)
+            XCTAssertEqual(fast, portable, "\(box) turned \(angle)°, scaled \(scale)")
+            cases += 1
+            if outWidth >= 8 { vectorised += 1 }
+        }
+        XCTAssertGreaterThan(cases, 300)
+        XCTAssertGreaterThan(vectorised, 250, "regions wide enough for the AVX2 loop's groups of eight")
     }
 
     func testRegion_smoothRows_averagesAlongTheColumns() throws {

@@ -19,6 +19,13 @@ int ingest_sample_region(const uint8_t *src, int src_width, int src_height,
                          double angle, double scale, int smooth_rows,
                          uint8_t *out, int width, int height);
 
+/* ingest_sample_region with the loop every CPU runs, never the AVX2 one, which gives the same
+ * bytes (for the tests that hold it to that). */
+int ingest_sample_region_portable(const uint8_t *src, int src_width, int src_height,
+                                  int box_x, int box_y, int box_width, int box_height,
+                                  double angle, double scale, int smooth_rows,
+                                  uint8_t *out, int width, int height);
+
 /* Every row of an 8-bit grey image (rows of `width` bytes) replaced, in place, by the mean of
  * smooth_rows rows centred on it, the edges repeated: ingest_sample_region's smoothing, for a
  * region already sampled. Returns 0, or -1 when the working memory cannot be had. */
