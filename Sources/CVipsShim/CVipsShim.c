@@ -178,9 +178,17 @@ int ingest_eight_bit(VipsImage *in, VipsImage **out) {
         ingest_replace(&image, next);
     }
     int colour = vips_image_get_bands(image) - (vips_image_hasalpha(image) ? 1 : 0) >= 3;
-    if (vips_colourspace(image, &next, colour ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, NULL))
-        goto failed;
-    ingest_replace(&image, next);
+    VipsInterpretation space = colour ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+    /* vips_colourspace's own test for nothing to convert (RGB counts as sRGB): it would add a stage
+     * that copies every strip (an sRGB JPEG's, a grey PNG's) through a buffer of its own. */
+    VipsInterpretation interpretation = vips_image_guess_interpretation(image);
+    if (interpretation == VIPS_INTERPRETATION_RGB)
+        interpretation = VIPS_INTERPRETATION_sRGB;
+    if (image->Coding != VIPS_CODING_NONE || interpretation != space) {
+        if (vips_colourspace(image, &next, space, NULL))
+            goto failed;
+        ingest_replace(&image, next);
+    }
     if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
         if (vips_cast(image, &next, VIPS_FORMAT_UCHAR, "shift", TRUE, NULL))
             goto failed;
