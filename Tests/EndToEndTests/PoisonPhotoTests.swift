@@ -2,13 +2,15 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// A photo whose bytes make a C library abort the process (Debian's zxing-cpp is built with its
-/// assertions on): after at most two crashes it is quarantined, and every other photo is catalogued.
-/// A library preloaded into `ingest` (`LD_PRELOAD`) makes `zbar_scan_image` abort while the thread
-/// scans the photo named by `INGEST_POISON`.
+/// A photo whose bytes make a C library abort the process (as Debian's zxing-cpp 1.4, built with its
+/// assertions on, did on some images): after at most two crashes it is quarantined, and every other
+/// photo is catalogued. A library preloaded into `ingest` (`LD_PRELOAD`) makes libjpeg's
+/// `jpeg_start_decompress` abort while the thread decodes the photo named by `INGEST_POISON`:
+/// libjpeg is a shared library every JPEG decode calls into (through libvips), which `LD_PRELOAD`
+/// reaches; ZBar and zxing-cpp are linked into ingest statically, where it does not.
 final class PoisonPhotoTests: XCTestCase {
     /// Notes, per thread, whether the photo the thread last opened through `ContainedPath`'s
-    /// `/proc/self/fd/N/name` is the poison; ZBar aborts on such a thread.
+    /// `/proc/self/fd/N/name` is the poison; libjpeg aborts on such a thread.
     private static let source = #"""
         #define _GNU_SOURCE
         #include <dlfcn.h>
@@ -39,10 +41,10 @@ final class PoisonPhotoTests: XCTestCase {
         OPEN(open)
         OPEN(open64)
 
-        int zbar_scan_image(void *scanner, void *image) {
+        int jpeg_start_decompress(void *decompressor) {
             if (poisoned) abort();
-            int (*real)(void *, void *) = dlsym(RTLD_NEXT, "zbar_scan_image");
-            return real(scanner, image);
+            int (*real)(void *) = dlsym(RTLD_NEXT, "jpeg_start_decompress");
+            return real(decompressor);
         }
         """#
 
