@@ -1,4 +1,5 @@
 #include "CImageOps.h"
+#include "CPUFeatures.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -56,12 +57,18 @@ static inline uint8_t sample_at(const uint8_t *src, size_t stride, const SampleR
     return (uint8_t)((unsigned)(sum + FRACTIONS * FRACTIONS / 2) / (FRACTIONS * FRACTIONS));
 }
 
+/* `count` samples one by one from (*fx, *fy) on, which it leaves at the next sample's. */
+static inline void sample_span(const uint8_t *src, size_t stride, const SampleRow *row, int64_t *fx, int64_t *fy,
+                               uint8_t *line, int count) {
+    for (int k = 0; k < count; k++, *fx += row->step_x, *fy += row->step_y)
+        line[k] = sample_at(src, stride, row, *fx, *fy);
+}
+
 static void sample_row_portable(const uint8_t *src, size_t stride, int src_height, const SampleRow *row, uint8_t *line,
                                 int width) {
     (void)src_height;
     int64_t fx = row->fx, fy = row->fy;
-    for (int column = 0; column < width; column++, fx += row->step_x, fy += row->step_y)
-        line[column] = sample_at(src, stride, row, fx, fy);
+    sample_span(src, stride, row, &fx, &fy, line, width);
 }
 
 #if defined(__x86_64__)
@@ -100,8 +107,7 @@ __attribute__((target("avx2"))) static void sample_row_avx2(const uint8_t *src, 
          * decide, the coordinates being linear in the column. */
         if (fx < row->left || fx > row->right || fy < row->top || fy > row->bottom || fx_end < row->left ||
             fx_end > row->right || fy_end < row->top || fy_end > row->bottom) {
-            for (int k = 0; k < 8; k++, fx += row->step_x, fy += row->step_y)
-                line[column + k] = sample_at(src, stride, row, fx, fy);
+            sample_span(src, stride, row, &fx, &fy, line + column, 8);
             continue;
         }
         __m256i xs0 = _mm256_setr_epi64x(fx, fx + row->step_x, fx + 2 * row->step_x, fx + 3 * row->step_x);
@@ -118,8 +124,7 @@ __attribute__((target("avx2"))) static void sample_row_avx2(const uint8_t *src, 
         __m256i inside = _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi32(ix, x_low), _mm256_cmpgt_epi32(x_high, ix)),
                                           _mm256_and_si256(_mm256_cmpgt_epi32(iy, y_low), _mm256_cmpgt_epi32(y_high, iy)));
         if (_mm256_movemask_epi8(inside) != -1) {
-            for (int k = 0; k < 8; k++, fx += row->step_x, fy += row->step_y)
-                line[column + k] = sample_at(src, stride, row, fx, fy);
+            sample_span(src, stride, row, &fx, &fy, line + column, 8);
             continue;
         }
         __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(iy, stride_v), ix);
@@ -139,8 +144,7 @@ __attribute__((target("avx2"))) static void sample_row_avx2(const uint8_t *src, 
         fx += 8 * row->step_x;
         fy += 8 * row->step_y;
     }
-    for (; column < width; column++, fx += row->step_x, fy += row->step_y)
-        line[column] = sample_at(src, stride, row, fx, fy);
+    sample_span(src, stride, row, &fx, &fy, line + column, width - column);
 }
 #endif
 
@@ -149,8 +153,7 @@ typedef void (*sample_row_fn)(const uint8_t *src, size_t stride, int src_height,
 
 static sample_row_fn choose_sampler(int portable) {
 #if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (!portable && __builtin_cpu_supports("avx2"))
+    if (!portable && ingest_cpu_has_avx2())
         return sample_row_avx2;
 #endif
     (void)portable;

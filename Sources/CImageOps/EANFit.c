@@ -1,4 +1,5 @@
 #include "CImageOps.h"
+#include "CPUFeatures.h"
 #include "EANPatterns.h"
 
 #include <math.h>
@@ -82,16 +83,18 @@ static inline float phi(float t) {
     return phi_table[i] + f * (phi_table[i + 1] - phi_table[i]);
 }
 
+/* Pixel x's coverage beyond one boundary: rise and fall of coverage_fn. */
+static inline void cover_boundary(float x, float boundary, float inverse, float half, float *rise, float *fall) {
+    *rise = phi((x - boundary + half) * inverse);
+    /* Without spread the two are one value (adding or taking away +0 changes nothing). */
+    *fall = half == 0 ? *rise : phi((x - boundary - half) * inverse);
+}
+
 static void coverage_portable(int lo, int n, const float boundary[10], float inverse, float half, float (*rise)[10],
                               float (*fall)[10]) {
-    for (int i = 0; i < n; i++) {
-        float x = (float)(lo + i);
-        for (int j = 0; j < 10; j++) {
-            rise[i][j] = phi((x - boundary[j] + half) * inverse);
-            /* Without spread the two are one value (adding or taking away +0 changes nothing). */
-            fall[i][j] = half == 0 ? rise[i][j] : phi((x - boundary[j] - half) * inverse);
-        }
-    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < 10; j++)
+            cover_boundary((float)(lo + i), boundary[j], inverse, half, &rise[i][j], &fall[i][j]);
 }
 
 #if defined(__x86_64__)
@@ -121,10 +124,8 @@ __attribute__((target("avx2"))) static void coverage_avx2(int lo, int n, const f
         __m256 risen = phi8(_mm256_mul_ps(_mm256_add_ps(from, spread), scale));
         _mm256_storeu_ps(rise[i], risen);
         _mm256_storeu_ps(fall[i], half == 0 ? risen : phi8(_mm256_mul_ps(_mm256_sub_ps(from, spread), scale)));
-        for (int j = 8; j < 10; j++) {
-            rise[i][j] = phi((x - boundary[j] + half) * inverse);
-            fall[i][j] = half == 0 ? rise[i][j] : phi((x - boundary[j] - half) * inverse);
-        }
+        for (int j = 8; j < 10; j++)
+            cover_boundary(x, boundary[j], inverse, half, &rise[i][j], &fall[i][j]);
     }
 }
 #endif
@@ -299,8 +300,7 @@ static pthread_once_t fastest_once = PTHREAD_ONCE_INIT;
 
 static void choose_fastest(void) {
 #if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) {
+    if (ingest_cpu_has_avx2()) {
         fastest_cover = coverage_avx2;
         fastest = ingest_ean_pattern_costs_avx2;
     }

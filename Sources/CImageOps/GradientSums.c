@@ -1,4 +1,5 @@
 #include "CImageOps.h"
+#include "CPUFeatures.h"
 
 #include <string.h>
 
@@ -76,14 +77,6 @@ static inline __attribute__((always_inline)) void laplacian_sums(const uint8_t *
 
 /* Both loops are integer sums, the same with any instructions: AVX2 where the CPU has it (its
  * 32-bit multiplies; SSE2 has none) makes them 1.6 and 3 times faster. */
-static int has_avx2(void) {
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
-#else
-    return 0;
-#endif
-}
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) static void cell_gradients_avx2(const uint8_t *pixels, int width, int height, int cell,
@@ -100,7 +93,7 @@ __attribute__((target("avx2"))) static void laplacian_sums_avx2(const uint8_t *p
 void ingest_cell_gradients(const uint8_t *pixels, int width, int height, int cell, int columns, int rows,
                            int32_t *lanes, int64_t *sums) {
 #if defined(__x86_64__)
-    if (has_avx2()) {
+    if (ingest_cpu_has_avx2()) {
         cell_gradients_avx2(pixels, width, height, cell, columns, rows, lanes, sums);
         return;
     }
@@ -110,7 +103,7 @@ void ingest_cell_gradients(const uint8_t *pixels, int width, int height, int cel
 
 void ingest_laplacian_sums(const uint8_t *pixels, int width, int height, int64_t *sum, int64_t *squares) {
 #if defined(__x86_64__)
-    if (has_avx2()) {
+    if (ingest_cpu_has_avx2()) {
         laplacian_sums_avx2(pixels, width, height, sum, squares);
         return;
     }

@@ -1,4 +1,5 @@
 #include "CImageOps.h"
+#include "CPUFeatures.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -161,15 +162,6 @@ void ingest_row_resample_free(IngestRowResample *resample) {
     free(resample);
 }
 
-static int has_avx2(void) {
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return 0;
-#endif
-}
-
 IngestRowResample *ingest_row_resample_new(int width, int height, int bands, uint8_t *out, int out_width,
                                            int out_height, int source_shrink, uint8_t *grey, int grey_band) {
     if (!out || bands < 1 || bands > 4 || grey_band < 0 || grey_band >= bands || out_width < 1 || out_height < 1 ||
@@ -179,7 +171,7 @@ IngestRowResample *ingest_row_resample_new(int width, int height, int bands, uin
     if (!resample)
         return NULL;
     *resample = (IngestRowResample){width, height, bands, out_width, out_height, out, grey, grey_band};
-    resample->avx2 = has_avx2();
+    resample->avx2 = ingest_cpu_has_avx2_fma();
     double x_ratio = (double)width / out_width, y_ratio = (double)height / out_height;
     resample->box_x = x_ratio >= 4 ? (int)(x_ratio / 2) : 1;
     resample->box_y = y_ratio >= 4 ? (int)(y_ratio / 2) : 1;
