@@ -42,8 +42,7 @@ public struct DecodedSymbol: Equatable, Sendable {
         let count = zbar_symbol_get_loc_size(symbol)
         let xs = (0..<count).map { Int(zbar_symbol_get_loc_x(symbol, $0)) }
         let ys = (0..<count).map { Int(zbar_symbol_get_loc_y(symbol, $0)) }
-        return PixelBox(x: xs.min() ?? 0, y: ys.min() ?? 0,
-                        width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
+        return PixelBox(around: xs, ys)
     }
 
     /// A QR code's bytes as text. The standard's default is ISO 8859-1, but codes in the wild are

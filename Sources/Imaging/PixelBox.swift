@@ -12,6 +12,13 @@ public struct PixelBox: Equatable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The smallest box around points (x, y) of `xs` and `ys` (a point's width and height 0); the
+    /// empty box at 0,0 for none.
+    public init(around xs: [Int], _ ys: [Int]) {
+        let (left, top) = (xs.min() ?? 0, ys.min() ?? 0)
+        self.init(x: left, y: top, width: (xs.max() ?? 0) - left, height: (ys.max() ?? 0) - top)
+    }
+
     /// `x,y width×height`, as the trace of a photo's reading shows boxes.
     public var description: String { "\(x),\(y) \(width)×\(height)" }
 

@@ -35,4 +35,11 @@ final class PixelBoxTests: XCTestCase {
         XCTAssertEqual(right.union(left), left.union(right))
         XCTAssertEqual(crop.union(PixelBox(x: 100, y: 50, width: 30, height: 20)), crop)
     }
+
+    func testAround_pointsOfASymbol_spanTheirExtremes_andNoPointsGiveTheEmptyBox() {
+        // ZBar's location points of a turned code: the box is from the smallest to the largest of each.
+        XCTAssertEqual(PixelBox(around: [40, 12, 97, 70], [8, 30, 25, 3]), PixelBox(x: 12, y: 3, width: 85, height: 27))
+        XCTAssertEqual(PixelBox(around: [5], [9]), PixelBox(x: 5, y: 9, width: 0, height: 0))
+        XCTAssertEqual(PixelBox(around: [], []), PixelBox(x: 0, y: 0, width: 0, height: 0))
+    }
 }

@@ -144,9 +144,12 @@ final class ZBarBuildTests: XCTestCase {
     /// A symbol as both sides can say it: type, quality, text (a QR code's bytes made text as
     /// ingest makes them) and the box around ZBar's location points.
     private static func describe(_ symbol: DecodedSymbol) -> String {
-        let type = symbol.isAddon ? "EAN-\(symbol.text.count)" : symbol.symbology.rawValue
-        let box = symbol.box
-        return "\(type) q\(symbol.quality) \(box.x),\(box.y) \(box.width)×\(box.height) \(symbol.text)"
+        describe(type: symbol.isAddon ? "EAN-\(symbol.text.count)" : symbol.symbology.rawValue, quality: symbol.quality,
+                 box: symbol.box, text: symbol.text)
+    }
+
+    private static func describe(type: String, quality: Int, box: PixelBox, text: String) -> String {
+        "\(type) q\(quality) \(box) \(text)"
     }
 
     /// One image's symbols from the script's JSON line, described as `describe` describes
@@ -161,10 +164,7 @@ final class ZBarBuildTests: XCTestCase {
             let points = try XCTUnwrap(symbol[3] as? [[Int]])
             guard let name = addons ? [2: "EAN-2", 5: "EAN-5"][type] : names[type] else { return nil }
             let text = type == 64 ? DecodedSymbol.qrText(bytes) : String(decoding: bytes, as: UTF8.self)
-            let (xs, ys) = (points.map { $0[0] }, points.map { $0[1] })
-            let box = PixelBox(x: xs.min() ?? 0, y: ys.min() ?? 0,
-                               width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
-            return "\(name) q\(quality) \(box.x),\(box.y) \(box.width)×\(box.height) \(text)"
+            return describe(type: name, quality: quality, box: PixelBox(around: points.map { $0[0] }, points.map { $0[1] }), text: text)
         }
     }
 }
