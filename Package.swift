@@ -100,7 +100,7 @@ let package = Package(
                 "Pipeline", "Catalog", "Imaging", "Views", "Vocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ] + (withWeb ? ["Web"] : [])
+            ] + (withWeb ? ["Web", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")] : [])
         ),
 
         // A synthetic catalogue of any size for bench/scale.py and the memory tests; not a product.
@@ -145,6 +145,8 @@ var webPackages: [Package.Dependency] {
     return [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `serve --watch`: the server and the watch as services of one group, with one graceful shutdown.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // The request parts Hummingbird's channel carries, for the handler that answers Expect: 100-continue.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -165,8 +167,10 @@ var webTargets: [Target] {
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),

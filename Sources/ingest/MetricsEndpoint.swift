@@ -29,9 +29,9 @@ enum MetricsEndpoint {
                 // Told once: the URL when the port is open, or why it could not be.
                 let waiting = Mutex<CheckedContinuation<String, any Error>?>(continuation)
                 do {
-                    try await server.run(stopsOnSignals: false) { url in
+                    try await server.service { url in
                         waiting.withLock { $0.take() }?.resume(returning: url)
-                    }
+                    }.run()
                 } catch {
                     if let waiter = waiting.withLock({ $0.take() }) {
                         waiter.resume(throwing: MetricsEndpointError(listen: listen, reason: "\(error)"))

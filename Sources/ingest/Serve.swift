@@ -2,7 +2,9 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Logging
 import Pipeline
+import ServiceLifecycle
 import Web
 
 extension Ingest {
@@ -49,45 +51,60 @@ extension Ingest {
             let metrics = MetricsExporter.bootstrap()
             guard watch else {
                 return try await withCommandContext(options) { context in
-                    try await serve(WebServer(settings: settings, catalogue: context.catalogue, config: context.config,
-                                              logger: context.logger, metrics: metrics), config: context.config)
+                    let server = WebServer(settings: settings, catalogue: context.catalogue, config: context.config,
+                                           logger: context.logger, metrics: metrics)
+                    try await serve([ServiceGroupConfiguration.ServiceConfiguration(service: server.service(onListening: announce(context.config)))],
+                                    logger: context.logger)
                 }
             }
             try await withCommandContext(options, .ingesting(lock)) { context in
                 let loop = try WatchLoop(context)
                 let server = WebServer(settings: settings, catalogue: context.catalogue, config: context.config, logger: context.logger,
                                        metrics: metrics, ingesting: loop.watch.isIngesting)
-                let logger = context.logger
-                let watching = Task {
-                    do {
-                        try await loop.run()
-                    } catch {
-                        // Serving uploads that nothing ingests would hide the failure: stop, and let the
-                        // service manager restart the whole.
-                        logger.critical("the watch stopped; ingest serve --watch exits", metadata: ["error": "\(error)"])
-                        Foundation.exit(1)
-                    }
-                }
-                // However serving ends, the sets in flight are committed before the catalogue closes.
-                var failure: (any Error)?
-                do {
-                    try await serve(server, config: context.config)
-                } catch {
-                    failure = error
-                }
-                loop.watch.requestStop()
-                await watching.value
-                if let failure { throw failure }
+                // A graceful shutdown stops the services last to first: the server's requests in flight
+                // (uploads) finish, then the watch commits the set in flight. A watch that fails stops
+                // the server too (uploads that nothing ingests would hide the failure) and exits 1.
+                try await serve([
+                    .init(service: WatchService(loop: loop, logger: context.logger),
+                          successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+                    .init(service: server.service(onListening: announce(context.config)),
+                          successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+                ], logger: context.logger)
             }
         }
 
-        /// Serves until a signal stops the server.
-        private func serve(_ server: WebServer, config: PipelineConfig) async throws {
-            try await server.run { url in
-                // Unbuffered: whoever started the server (a test, a script) reads the URL at once.
-                let line = "serving \(config.catalog) at \(url)\(readOnly ? " (read-only)" : "")\(watch ? " and watching \(config.inbox)" : "")\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
+        /// Runs `services` as one group until SIGTERM or SIGINT stops it gracefully.
+        private func serve(_ services: [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger) async throws {
+            var configuration = ServiceGroupConfiguration(services: services, logger: logger)
+            configuration.gracefulShutdownSignals = [.sigterm, .sigint]
+            try await ServiceGroup(configuration: configuration).run()
+        }
+
+        /// Prints the URL once the port is open, unbuffered: whoever started the server (a test, a
+        /// script) reads it at once.
+        private func announce(_ config: PipelineConfig) -> @Sendable (String) -> Void {
+            let suffix = (readOnly ? " (read-only)" : "") + (watch ? " and watching \(config.inbox)" : "")
+            return { url in FileHandle.standardOutput.write(Data("serving \(config.catalog) at \(url)\(suffix)\n".utf8)) }
+        }
+    }
+}
+
+/// The inbox's watch as a service of `serve --watch`'s group: a graceful shutdown asks it to stop,
+/// and it returns once the sets in flight are committed.
+struct WatchService: Service {
+    let loop: WatchLoop
+    let logger: Logger
+
+    func run() async throws {
+        do {
+            try await withGracefulShutdownHandler {
+                try await loop.run()
+            } onGracefulShutdown: { [loop] in
+                loop.watch.requestStop()
             }
+        } catch {
+            logger.critical("the watch stopped; ingest serve --watch exits", metadata: ["error": "\(error)"])
+            throw error
         }
     }
 }

@@ -102,4 +102,55 @@ struct UploadServer {
     var staged: [String] {
         IngestHarness.files(under: folder.appendingPathComponent("inbox/.uploads"))
     }
+
+    /// Sends half of an upload of a sample photo over a raw socket, then closes the connection
+    /// (`close`) or waits for the answer (`wait`), which it prints; or (`expect`) sends the head with
+    /// `Expect: 100-continue`, prints the interim answer, then sends the body and prints the answer;
+    /// or (`resume`) sends the rest once the file `resume` appears in the work folder, and prints the answer.
+    func partialUpload(then: String) throws -> IngestHarness.Outcome {
+        try Self.partialUpload(url: url, token: csrfToken(), folder: folder, then: then)
+    }
+
+    /// `partialUpload(then:)` to the server at `url` with its CSRF `token`, from `folder`.
+    static func partialUpload(url: String, token: String, folder: URL, then: String) throws -> IngestHarness.Outcome {
+        let port = try XCTUnwrap(URL(string: url)?.port)
+        let script = """
+            import os, socket, sys, time
+            port, token, then, photo = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+            data = open(photo, "rb").read()
+            b = "PartialBoundary"
+            body = (f'--{b}\\r\\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\\r\\n\\r\\n').encode() + data + f"\\r\\n--{b}--\\r\\n".encode()
+            head = (f"POST /api/sets HTTP/1.1\\r\\nHost: 127.0.0.1:{port}\\r\\nX-CSRF-Token: {token}\\r\\n"
+                    f"Content-Type: multipart/form-data; boundary={b}\\r\\nContent-Length: {len(body)}\\r\\n\\r\\n").encode()
+            connection = socket.create_connection(("127.0.0.1", port))
+            connection.settimeout(30)
+            if then == "expect":
+                connection.sendall(head.replace(b"\\r\\n\\r\\n", b"\\r\\nExpect: 100-continue\\r\\n\\r\\n"))
+                interim = b""
+                while not interim.endswith(b"\\r\\n\\r\\n"):
+                    interim += connection.recv(1)
+                sys.stdout.write(interim.decode())
+                connection.sendall(body)
+                sys.stdout.write(connection.recv(65536).decode("utf-8", "replace"))
+                sys.exit(0)
+            connection.sendall(head + body[: len(body) // 2])
+            if then == "close":
+                connection.close()
+                sys.exit(0)
+            if then == "resume":
+                while not os.path.exists("resume"):
+                    time.sleep(0.05)
+                connection.sendall(body[len(body) // 2 :])
+            answer = b""
+            while True:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            sys.stdout.write(answer.decode("utf-8", "replace"))
+            """
+        return try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                         ["python3", "-c", script, "\(port)", token, then, sample("single-product/IMG_0001.jpg")],
+                                         in: folder, timeout: 60)
+    }
 }

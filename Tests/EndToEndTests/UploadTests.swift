@@ -152,10 +152,9 @@ final class UploadTests: XCTestCase {
 
     func testClientThatDisconnectsHalfway_orStalls_leavesNothing() throws {
         let upload = try UploadServer(for: self, settings: ["uploadIdleSeconds": 1], arguments: [])
-        let port = try XCTUnwrap(URL(string: upload.url)?.port)
-        let disconnect = try Self.partialUpload(port: port, token: try upload.csrfToken(), then: "close", in: upload.folder)
+        let disconnect = try upload.partialUpload(then: "close")
         XCTAssertEqual(disconnect.status, 0, disconnect.stderr)
-        let stall = try Self.partialUpload(port: port, token: try upload.csrfToken(), then: "wait", in: upload.folder)
+        let stall = try upload.partialUpload(then: "wait")
         XCTAssertEqual(stall.status, 0, stall.stderr)
         XCTAssertTrue(stall.stdout.hasPrefix("HTTP/1.1 408"), "a stalled upload is cut off: \(stall.stdout)")
         XCTAssertTrue(stall.stdout.contains("uploadIdleSeconds"), stall.stdout)
@@ -167,8 +166,7 @@ final class UploadTests: XCTestCase {
     func testExpect100Continue_isAnsweredBeforeTheBodyIsSent() throws {
         // curl holds back a body over 1 MB until the server says 100 Continue (or a second passes).
         let upload = try UploadServer(for: self, arguments: [])
-        let port = try XCTUnwrap(URL(string: upload.url)?.port)
-        let exchange = try Self.partialUpload(port: port, token: try upload.csrfToken(), then: "expect", in: upload.folder)
+        let exchange = try upload.partialUpload(then: "expect")
         XCTAssertEqual(exchange.status, 0, exchange.stderr)
         XCTAssertTrue(exchange.stdout.hasPrefix("HTTP/1.1 100 Continue\r\n\r\n"), exchange.stdout)
         XCTAssertTrue(exchange.stdout.contains("HTTP/1.1 201 Created"), exchange.stdout)
@@ -178,10 +176,8 @@ final class UploadTests: XCTestCase {
         let upload = try UploadServer(for: self, arguments: [])
         let complete = try upload.upload(["photo=@\(single[0])"])
         XCTAssertEqual(complete.status, 201)
-        let port = try XCTUnwrap(URL(string: upload.url)?.port)
-        let token = try upload.csrfToken()
-        let folder = upload.folder
-        let sender = Thread { _ = try? Self.partialUpload(port: port, token: token, then: "wait", in: folder) }
+        let (url, token, folder) = (upload.url, try upload.csrfToken(), upload.folder)
+        let sender = Thread { _ = try? UploadServer.partialUpload(url: url, token: token, folder: folder, then: "wait") }
         sender.start()
         try Self.waitUntil { !upload.staged.isEmpty }
         XCTAssertFalse(upload.staged.isEmpty, "the half-sent photo is in staging")
@@ -194,46 +190,6 @@ final class UploadTests: XCTestCase {
         XCTAssertEqual(upload.staged, [], "the next start removes what the killed server staged: \(restarted.log)")
         XCTAssertTrue(restarted.log.contains("removed uploads a stopped server left unfinished"), restarted.log)
         XCTAssertEqual(upload.setsInInbox, [complete.set])
-    }
-
-    /// Sends half of an upload of a sample photo over a raw socket, then closes the connection
-    /// (`close`) or waits for the answer (`wait`), which it prints; or (`expect`) sends the head with
-    /// `Expect: 100-continue`, prints the interim answer, then sends the body and prints the answer.
-    private static func partialUpload(port: Int, token: String, then: String, in folder: URL) throws -> IngestHarness.Outcome {
-        let script = """
-            import socket, sys
-            port, token, then, photo = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-            data = open(photo, "rb").read()
-            b = "PartialBoundary"
-            body = (f'--{b}\\r\\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\\r\\n\\r\\n').encode() + data + f"\\r\\n--{b}--\\r\\n".encode()
-            head = (f"POST /api/sets HTTP/1.1\\r\\nHost: 127.0.0.1:{port}\\r\\nX-CSRF-Token: {token}\\r\\n"
-                    f"Content-Type: multipart/form-data; boundary={b}\\r\\nContent-Length: {len(body)}\\r\\n\\r\\n").encode()
-            connection = socket.create_connection(("127.0.0.1", port))
-            connection.settimeout(30)
-            if then == "expect":
-                connection.sendall(head.replace(b"\\r\\n\\r\\n", b"\\r\\nExpect: 100-continue\\r\\n\\r\\n"))
-                interim = b""
-                while not interim.endswith(b"\\r\\n\\r\\n"):
-                    interim += connection.recv(1)
-                sys.stdout.write(interim.decode())
-                connection.sendall(body)
-                sys.stdout.write(connection.recv(65536).decode("utf-8", "replace"))
-                sys.exit(0)
-            connection.sendall(head + body[: len(body) // 2])
-            if then == "close":
-                connection.close()
-                sys.exit(0)
-            answer = b""
-            while True:
-                chunk = connection.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-            sys.stdout.write(answer.decode("utf-8", "replace"))
-            """
-        return try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/env"),
-                                         ["python3", "-c", script, "\(port)", token, then, UploadServer.sample("single-product/IMG_0001.jpg")],
-                                         in: folder, timeout: 60)
     }
 
     private static func waitUntil(timeout: Double = 15, _ condition: () -> Bool) throws {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The pages and the JSON API over the ingested samples, in this process (`RouterClient`).
+/// `PageRoutes`: the pages over the ingested samples, in this process (`RouterClient`).
 final class PageRouteTests: XCTestCase {
     func testPages_answerWithSecurityHeadersAndNoInlineScriptOrStyle() throws {
         let served = try ServedSamples(for: self)
@@ -25,58 +25,6 @@ final class PageRouteTests: XCTestCase {
         let catalogue = try served.client.send("GET", "/").text
         XCTAssertTrue(catalogue.contains("7 captures"), catalogue)
         XCTAssertTrue(catalogue.contains("Creamy Peanut Butter"), "product names from the import")
-    }
-
-    func testAPICaptures_pagedWithLimitAndBefore_giveExactlyWhatListJSONGives() throws {
-        let served = try ServedSamples(for: self)
-        let listed = try XCTUnwrap(try served.work.json(["list", "--json", "--all"]) as? [[String: Any]])
-        var paged: [[String: Any]] = []
-        var path = "/api/captures?limit=3"
-        var pages = 0
-        while true {
-            let page = try served.client.send("GET", path).object()
-            paged += try XCTUnwrap(page["captures"] as? [[String: Any]])
-            pages += 1
-            guard let next = page["next"] as? String else {
-                XCTAssertTrue(page["next"] is NSNull, "next is null on the last page")
-                break
-            }
-            path = "/api/captures?limit=3&before=\(next.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
-        }
-        XCTAssertEqual(pages, 3)
-        XCTAssertEqual(paged.count, 7)
-        XCTAssertEqual(paged.map { NSDictionary(dictionary: $0) }, listed.map { NSDictionary(dictionary: $0) },
-                       "the same keys and values as list --json, in the same order")
-    }
-
-    func testAPICapture_isWhatShowJSONPrints() throws {
-        let served = try ServedSamples(for: self)
-        let id = try served.capture(ofSet: "rotated-and-formats").id
-        let shown = try XCTUnwrap(try served.work.json(["show", id, "--json"]) as? [String: Any])
-        let answered = try served.client.send("GET", "/api/captures/\(id)").object()
-        XCTAssertEqual(NSDictionary(dictionary: answered), NSDictionary(dictionary: shown))
-        XCTAssertEqual((answered["photos"] as? [Any])?.count, 3)
-    }
-
-    func testAPICaptures_filtersAndALimitOutOfRange() throws {
-        let served = try ServedSamples(for: self)
-        func ids(_ query: String) throws -> [String] {
-            let page = try served.client.send("GET", "/api/captures?\(query)").object()
-            return try XCTUnwrap(page["captures"] as? [[String: Any]]).compactMap { $0["setName"] as? String }
-        }
-        XCTAssertEqual(try ids("nobarcode=1"), ["no-barcode"])
-        XCTAssertEqual(try ids("q=peanut"), ["shelf-dump"])
-        XCTAssertEqual(try ids("set=single-product"), ["single-product"])
-        XCTAssertEqual(try ids("barcode=0383935678262"), ["rotated-and-formats"])
-        XCTAssertEqual(try ids("until=2026-11-21").sorted(), ["bad-files", "rotated-and-formats"])
-        XCTAssertEqual(try ids("rating=poor"), [])
-        for query in ["limit=0", "limit=1001", "limit=x", "since=yesterday", "before=nowhere"] {
-            let response = try served.client.send("GET", "/api/captures?\(query)")
-            XCTAssertEqual(response.status, 400, query)
-            let error = try XCTUnwrap(try response.object()["error"] as? [String: Any], query)
-            XCTAssertNotNil(error["message"] as? String)
-        }
-        XCTAssertEqual(try served.client.send("GET", "/api/captures?limit=1000").status, 200)
     }
 
     func testUnknownCaptureOrPath_isA404PageOrJSONWithoutInternals() throws {

@@ -14,10 +14,15 @@ enum Forms {
         do {
             return try URLEncodedFormDecoder().decode(T.self, from: text)
         } catch let error as URLEncodedFormError {
-            throw WebError.badRequest(describe(error, what: what))
+            throw HTTPError.badRequest(describe(error, what: what))
         } catch let error as DecodingError {
-            throw WebError.badRequest("the \(what) cannot be read: \(describe(error)).")
+            throw HTTPError.badRequest("the \(what) cannot be read: \(describe(error)).")
         }
+    }
+
+    /// The URL's query as `type`: a 400 for a query that cannot be read.
+    static func query<T: Decodable>(_ type: T.Type, _ request: Request) throws -> T {
+        try decode(type, request.uri.query ?? "", what: "query")
     }
 
     /// A field as typed, trimmed; nil when absent or empty.
@@ -30,7 +35,7 @@ enum Forms {
     /// naming it when it is something else. (The decoder's own error would not name the field.)
     static func number(_ text: String?, _ name: String) throws -> Int64? {
         guard let text = given(text) else { return nil }
-        guard let number = Int64(text) else { throw WebError.badRequest("\(name) must be a whole number, got '\(text)'.") }
+        guard let number = Int64(text) else { throw HTTPError.badRequest("\(name) must be a whole number, got '\(text)'.") }
         return number
     }
 

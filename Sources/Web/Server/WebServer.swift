@@ -3,15 +3,15 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import NIOPosix
 import Pipeline
-import Views
+import ServiceLifecycle
 
 /// `ingest serve`: the catalogue as web pages and a JSON API, with corrections, on Hummingbird.
 ///
 /// Reads the catalogue as `ingest watch` writes it (SQLite WAL: readers never wait for the
 /// writer), so each page shows the captures committed so far. Catalogue reads and file reads run on
-/// NIO's thread pool for blocking work, never on the event loops or Swift's cooperative threads.
+/// NIO's thread pool for blocking work (`blocking`), never on the event loops or Swift's
+/// cooperative threads. Each concern's routes are a collection of their own (`Routes/`).
 public struct WebServer: Sendable {
     let settings: ServeSettings
     let catalogue: Catalogue
@@ -28,8 +28,6 @@ public struct WebServer: Sendable {
     let watching: Bool
     let sessions = Sessions()
     let localCSRFToken = Sessions.randomToken()
-
-    var library: String { config.library }
 
     /// The routes a server has.
     public enum Surface: Sendable {
@@ -52,23 +50,19 @@ public struct WebServer: Sendable {
         watching = ingesting != nil
     }
 
-    /// Where uploads are written until they are complete.
-    var staging: UploadStaging { UploadStaging(config: config) }
-
-    /// Serves until SIGTERM or SIGINT (with `stopsOnSignals`; else until the process ends), then
-    /// finishes the requests in flight and returns. Calls `onListening` with the URL once the port
-    /// is open (the port the system picked, for port 0).
-    public func run(stopsOnSignals: Bool = true, onListening: @escaping @Sendable (String) -> Void) async throws {
+    /// The server as a service of a `ServiceGroup` (which stops it gracefully: the requests in
+    /// flight finish, uploads included). Sweeps the uploads a stopped server left unfinished first.
+    /// Calls `onListening` with the URL once the port is open (the port the system picked, for port 0).
+    public func service(onListening: @escaping @Sendable (String) -> Void) async throws -> some Service {
         if surface == .catalogue {
-            let removed = try await blocking { [staging] in try staging.sweep() }
+            let removed = try await blocking { [config] in try UploadStaging(config: config).sweep() }
             if removed > 0 { logger.notice("removed uploads a stopped server left unfinished", metadata: ["sets": "\(removed)"]) }
         }
-        let app = Application(router: router(), server: .http1(configuration: .init(additionalChannelHandlers: [ContinueHandler()])),
-                              configuration: .init(address: .hostname(settings.host, port: settings.port)),
-                              onServerRunning: { [settings] channel in
-                                  onListening(settings.url(port: channel.localAddress?.port ?? settings.port))
-                              }, logger: logger)
-        try await app.runService(gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [])
+        return Application(router: router(), server: .http1(configuration: .init(additionalChannelHandlers: [ContinueHandler()])),
+                           configuration: .init(address: .hostname(settings.host, port: settings.port)),
+                           onServerRunning: { [settings] channel in
+                               onListening(settings.url(port: channel.localAddress?.port ?? settings.port))
+                           }, logger: logger)
     }
 
     /// Every route, behind the middlewares: security headers outermost (errors get them too), then
@@ -81,31 +75,17 @@ public struct WebServer: Sendable {
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AccessMiddleware(settings: settings, sessions: sessions, localCSRFToken: localCSRFToken))
         if surface == .catalogue {
-            addPages(to: router)
-            addSignIn(to: router)
-            addCorrections(to: router)
-            addAPI(to: router)
-            addUploads(to: router)
-            addFiles(to: router)
+            let corrections = Corrections(catalogue: catalogue, logger: logger)
+            router.addRoutes(PageRoutes(catalogue: catalogue, readOnly: settings.readOnly).routes)
+            router.addRoutes(SignInRoutes(settings: settings, sessions: sessions).routes)
+            router.addRoutes(CorrectionRoutes(corrections: corrections).routes)
+            router.addRoutes(APIRoutes(catalogue: catalogue, corrections: corrections, readOnly: settings.readOnly).routes,
+                             atPath: "/api")
+            router.addRoutes(UploadRoutes(catalogue: catalogue, config: config, logger: logger, readOnly: settings.readOnly,
+                                          ingesting: ingesting, watching: watching).routes)
+            router.addRoutes(FileRoutes(catalogue: catalogue, library: config.library).routes)
         }
-        addHealth(to: router)
+        router.addRoutes(HealthRoutes(catalogue: catalogue, config: config, metrics: metrics).routes)
         return router
-    }
-
-    /// Runs blocking work — a catalogue read, a file read — on NIO's pool of threads for it.
-    func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await NIOThreadPool.singleton.runIfActive(body)
-    }
-
-    /// The context pages are drawn with for this request; `notice` an edit to report.
-    func pageContext(_ context: WebContext, notice: Edit? = nil) -> PageContext {
-        let signedIn: Bool = if case .session = context.access { true } else { false }
-        return PageContext(links: .server, csrfToken: context.access.csrfToken, readOnly: settings.readOnly,
-                           signedIn: signedIn, notice: notice)
-    }
-
-    /// The URL's query as `type` (`Forms`): a 400 for a query that cannot be read.
-    static func query<T: Decodable>(_ type: T.Type, _ request: Request) throws -> T {
-        try Forms.decode(type, request.uri.query ?? "", what: "query")
     }
 }

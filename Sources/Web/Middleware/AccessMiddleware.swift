@@ -39,9 +39,9 @@ struct AccessMiddleware: RouterMiddleware {
         if context.access == .anonymous && !open {
             // Programs (the API, monitoring) are refused; a browser is sent to sign in.
             guard request.method == .get || request.method == .head, !path.hasPrefix("/api/"), !Self.monitoring.contains(path) else {
-                throw WebError(status: .unauthorized, message: "sign in first: this server asks for its token "
-                    + "(a browser signs in at /signin; a program sends Authorization: Bearer TOKEN).",
-                    headers: [.wwwAuthenticate: "Bearer realm=\"ingest\""])
+                throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"ingest\""],
+                                message: "sign in first: this server asks for its token "
+                                    + "(a browser signs in at /signin; a program sends Authorization: Bearer TOKEN).")
             }
             let target = request.uri.query.map { path + "?" + $0 } ?? path
             return .redirect(to: "/signin?next=" + CatalogueQuery.percentEncoded(target))
@@ -60,7 +60,7 @@ struct AccessMiddleware: RouterMiddleware {
             if path != "/signin" {
                 try checkCSRF(request, context)
                 if settings.readOnly && path != "/signout" {
-                    throw WebError.forbidden("this server runs with --read-only: corrections and uploads are turned off.")
+                    throw HTTPError.forbidden("this server runs with --read-only: corrections and uploads are turned off.")
                 }
             }
         }
@@ -83,12 +83,12 @@ struct AccessMiddleware: RouterMiddleware {
 
     /// On loopback, `Host` must be a name of this machine.
     private func checkHost(_ request: Request) throws {
-        guard let authority = request.head.authority else { throw WebError.badRequest("the request names no host.") }
+        guard let authority = request.head.authority else { throw HTTPError.badRequest("the request names no host.") }
         let host: Substring = authority.hasPrefix("[")
             ? authority.dropFirst().prefix { $0 != "]" }
             : authority.prefix { $0 != ":" }
         guard host == "localhost" || host == "::1" || host.hasPrefix("127.") else {
-            throw WebError.forbidden("this server answers only requests addressed to this machine (127.0.0.1 or localhost), "
+            throw HTTPError.forbidden("this server answers only requests addressed to this machine (127.0.0.1 or localhost), "
                 + "not to '\(host)'.")
         }
     }
@@ -96,14 +96,14 @@ struct AccessMiddleware: RouterMiddleware {
     /// Refuses a change asked by another site's page.
     private func checkSameSite(_ request: Request) throws {
         if let site = request.headers[.secFetchSite], site == "cross-site" || site == "same-site" {
-            throw WebError.forbidden("a change asked by another site is refused.")
+            throw HTTPError.forbidden("a change asked by another site is refused.")
         }
         if let origin = request.headers[.origin], origin != "null",
            let host = URL(string: origin)?.host(percentEncoded: false), let authority = request.head.authority {
             let port = URL(string: origin)?.port.map { ":\($0)" } ?? ""
             let originAuthority = (host.contains(":") ? "[\(host)]" : host) + port
             guard originAuthority == authority else {
-                throw WebError.forbidden("a change asked by a page of \(origin) is refused.")
+                throw HTTPError.forbidden("a change asked by a page of \(origin) is refused.")
             }
         }
     }
@@ -114,7 +114,7 @@ struct AccessMiddleware: RouterMiddleware {
         guard let expected = context.access.csrfToken else { return }
         let given = try Forms.given(context.form(CSRFField.self).csrf) ?? request.headers[.csrfToken]
         guard let given, Sessions.same(given, expected) else {
-            throw WebError.forbidden("the form is out of date or came from elsewhere (no valid CSRF token); "
+            throw HTTPError.forbidden("the form is out of date or came from elsewhere (no valid CSRF token); "
                 + "reload the page and try again.")
         }
     }
@@ -128,6 +128,4 @@ struct CSRFField: Decodable {
 extension HTTPField.Name {
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
     static let csrfToken = HTTPField.Name("X-CSRF-Token")!
-    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
-    static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
 }

@@ -2,21 +2,25 @@ import Foundation
 import Hummingbird
 import Views
 
-extension WebServer {
-    /// Signing in once with the token (a session cookie: HttpOnly, SameSite=Strict), and out.
-    func addSignIn(to router: Router<WebContext>) {
-        router.get("/signin") { request, context in
-            let next = try Self.safeNext(Forms.given(Self.query(SignInForm.self, request).next))
+/// Signing in once with the token (a session cookie: HttpOnly, SameSite=Strict), and out.
+struct SignInRoutes {
+    let settings: ServeSettings
+    let sessions: Sessions
+
+    var routes: RouteCollection<WebContext> {
+        let routes = RouteCollection(context: WebContext.self)
+        routes.get("/signin") { request, context in
+            let next = try Self.safeNext(Forms.given(Forms.query(SignInForm.self, request).next))
             if settings.token == nil || context.access != .anonymous { return Response.redirect(to: next) }
-            return Responses.html(MessagePages.signIn(next: next, failed: false, context: pageContext(context)))
+            return Responses.html(MessagePages.signIn(next: next, failed: false, context: context.page(readOnly: settings.readOnly)))
         }
-        router.post("/signin") { _, context in
+        routes.post("/signin") { _, context in
             let form = try context.form(SignInForm.self)
             let next = Self.safeNext(Forms.given(form.next))
             guard let token = settings.token else { return Response.redirect(to: next) }
             guard let given = Forms.given(form.token), Sessions.same(given, token) else {
                 context.logger.notice("sign-in refused", metadata: ["client": "\(context.remoteAddress)"])
-                return Responses.html(MessagePages.signIn(next: next, failed: true, context: pageContext(context)),
+                return Responses.html(MessagePages.signIn(next: next, failed: true, context: context.page(readOnly: settings.readOnly)),
                                       status: .unauthorized)
             }
             let session = sessions.start()
@@ -25,7 +29,7 @@ extension WebServer {
                                       maxAge: Int(sessions.lifetime), path: "/", httpOnly: true, sameSite: .strict))
             return response
         }
-        router.post("/signout") { _, context in
+        routes.post("/signout") { _, context in
             var response = Response.redirect(to: settings.token == nil ? "/" : "/signin")
             if case .session(let id, _) = context.access {
                 sessions.end(id)
@@ -34,6 +38,7 @@ extension WebServer {
             }
             return response
         }
+        return routes
     }
 
     /// The sign-in form (and the sign-in page's query, `next` only): the token, and where to go then.

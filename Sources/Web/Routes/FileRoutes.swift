@@ -6,12 +6,18 @@ import Imaging
 import Pipeline
 import Vocabulary
 
-extension WebServer {
-    /// A photo's thumbnail and original, found by the photo's id in the catalogue — the URL never
-    /// names a path — and opened below the library without following links (`LibraryFile`).
-    /// ETags are SHA-256s: the thumbnail's bytes, the original's catalogued hash.
-    func addFiles(to router: Router<WebContext>) {
-        router.get("/photos/:id/thumbnail") { request, context in
+/// A photo's thumbnail and original under `/photos/{id}`, found by the photo's id in the catalogue —
+/// the URL never names a path — and opened below the library without following links
+/// (`LibraryFile`). ETags are SHA-256s: the thumbnail's bytes, the original's catalogued hash.
+struct FileRoutes {
+    let catalogue: Catalogue
+    /// The library's folder.
+    let library: String
+
+    var routes: RouteCollection<WebContext> {
+        let routes = RouteCollection(context: WebContext.self)
+        let photos = routes.group("/photos/:id")
+        photos.get("thumbnail") { request, context in
             let photo = try await photo(context.parameters.require("id"))
             let (bytes, hash) = try await blocking { [library] in
                 let bytes = try Self.open(photo.thumbPath, of: photo, library: library).readAll(limit: 16 << 20)
@@ -23,7 +29,7 @@ extension WebServer {
             }
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
-        router.get("/photos/:id/original") { request, context in
+        photos.get("original") { request, context in
             let photo = try await photo(context.parameters.require("id"))
             let file = try await blocking { [library] in try Self.open(photo.originalPath, of: photo, library: library) }
             let tag = "\"\(photo.sha256)\""
@@ -35,8 +41,8 @@ extension WebServer {
             let asked = request.headers[.ifRange].map { $0 == tag } ?? true ? request.headers[.range] : nil
             switch ByteRange(header: asked, size: file.size) {
             case .unsatisfiable:
-                throw WebError(status: .rangeNotSatisfiable, message: "the range asked for is outside the file (\(file.size) bytes).",
-                               headers: [.contentRange: "bytes */\(file.size)"])
+                throw HTTPError(.rangeNotSatisfiable, headers: [.contentRange: "bytes */\(file.size)"],
+                                message: "the range asked for is outside the file (\(file.size) bytes).")
             case .part(let range):
                 headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)"
                 return Response(status: .partialContent, headers: headers, body: body(file, range))
@@ -44,11 +50,12 @@ extension WebServer {
                 return Response(status: .ok, headers: headers, body: body(file, 0 ... max(0, file.size - 1)))
             }
         }
+        return routes
     }
 
     private func photo(_ id: String) async throws -> Photo {
         guard let photo = try await blocking({ [catalogue] in try catalogue.photo(id: id) }) else {
-            throw WebError.notFound("no photo \(id) in the catalogue.")
+            throw HTTPError.notFound("no photo \(id) in the catalogue.")
         }
         return photo
     }
@@ -58,7 +65,7 @@ extension WebServer {
         do {
             return try LibraryFile.open(path, library: library)
         } catch {
-            throw WebError.notFound("the file \(path) of photo \(photo.id) cannot be read from the library "
+            throw HTTPError.notFound("the file \(path) of photo \(photo.id) cannot be read from the library "
                 + "(\(error.reason)); ingest verify checks the library.")
         }
     }
@@ -66,12 +73,12 @@ extension WebServer {
     /// The bytes of `range`, read 256 KB at a time on the blocking pool as the client takes them.
     private func body(_ file: LibraryFile, _ range: ClosedRange<Int64>) -> ResponseBody {
         let count = file.size == 0 ? 0 : Int(range.upperBound - range.lowerBound + 1)
-        return ResponseBody(contentLength: count) { [self] writer in
+        return ResponseBody(contentLength: count) { writer in
             var offset = range.lowerBound
             var left = count
             while left > 0 {
                 let chunk = try await blocking { [offset, left] in try file.read(at: offset, count: min(left, 256 << 10)) }
-                guard !chunk.isEmpty else { throw WebError.notFound("\(file.path) became shorter while it was sent.") }
+                guard !chunk.isEmpty else { throw HTTPError.notFound("\(file.path) became shorter while it was sent.") }
                 try await writer.write(ByteBuffer(bytes: chunk))
                 offset += Int64(chunk.count)
                 left -= chunk.count

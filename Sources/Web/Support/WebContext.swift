@@ -1,5 +1,7 @@
+import Catalog
 import Hummingbird
 import NIOCore
+import Views
 
 /// What a request carries through the middlewares to its route: who it comes from, how it got in,
 /// and its form, read once.
@@ -26,6 +28,12 @@ struct WebContext: RequestContext {
     /// The form POSTed, as `type` (every field absent when the body was no form).
     func form<T: Decodable>(_ type: T.Type) throws -> T {
         try Forms.decode(type, formBody ?? "", what: "form")
+    }
+
+    /// The context pages are drawn with for this request; `notice` an edit to report.
+    func page(readOnly: Bool, notice: Edit? = nil) -> PageContext {
+        let signedIn: Bool = if case .session = access { true } else { false }
+        return PageContext(links: .server, csrfToken: access.csrfToken, readOnly: readOnly, signedIn: signedIn, notice: notice)
     }
 }
 

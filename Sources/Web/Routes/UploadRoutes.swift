@@ -2,32 +2,48 @@ import Catalog
 import FileSystem
 import Foundation
 import Hummingbird
+import Logging
 import Pipeline
 import Synchronization
 import Views
 
-extension WebServer {
-    /// Uploads from phones and programs: `POST /api/sets` stages a set and moves it into the inbox
-    /// whole; `GET /api/sets/{name}` says what became of it; `/capture` is the page that uploads.
-    func addUploads(to router: Router<WebContext>) {
-        router.post("/api/sets") { request, context in
+/// Uploads from phones and programs: `POST /api/sets` stages a set and moves it into the inbox
+/// whole; `GET /api/sets/{name}` says what became of it; `/capture` is the page that uploads.
+struct UploadRoutes {
+    let catalogue: Catalogue
+    let config: PipelineConfig
+    let logger: Logger
+    let readOnly: Bool
+    /// Whether set `name` is being ingested by a watch in this process (`serve --watch`).
+    let ingesting: @Sendable (String) -> Bool
+    /// Whether uploaded sets are ingested by this process (`serve --watch`) rather than by a watch beside it.
+    let watching: Bool
+
+    /// Where uploads are written until they are complete.
+    var staging: UploadStaging { UploadStaging(config: config) }
+
+    var routes: RouteCollection<WebContext> {
+        let routes = RouteCollection(context: WebContext.self)
+        let sets = routes.group(RouterPath(AccessMiddleware.uploads))
+        sets.post { request, context in
             let (set, photos) = try await receiveUpload(request, context)
             let status = "/api/sets/\(set)"
             var response = Responses.json(UploadJSON(set: set, status: status, photos: photos), status: .created)
             response.headers[.location] = status
             return response
         }
-        router.get("/api/sets/:name") { _, context in
+        sets.get(":name") { _, context in
             let name = try context.parameters.require("name")
             let found = try await blocking { [config, catalogue, ingesting] in
                 try UploadedSet.look(name, config: config, catalogue: catalogue, isIngesting: ingesting)
             }
-            guard let found else { throw WebError.notFound("no uploaded set is named '\(name)'.") }
+            guard let found else { throw HTTPError.notFound("no uploaded set is named '\(name)'.") }
             return Responses.json(found)
         }
-        router.get("/capture") { _, context in
-            Responses.html(UploadPage.page(limits: config.upload, watching: watching, context: pageContext(context)))
+        routes.get("/capture") { _, context in
+            Responses.html(UploadPage.page(limits: config.upload, watching: watching, context: context.page(readOnly: readOnly)))
         }
+        return routes
     }
 
     /// Streams the request's photos into a staging folder, then moves the complete set into the inbox;
