@@ -15,7 +15,9 @@ extension Ingest {
             discussion: """
                 Listens on 127.0.0.1:8080 unless --listen says otherwise; any address but loopback needs a token \
                 (--token or INGEST_TOKEN, 16 characters or more), with which a browser signs in once and a program \
-                sends Authorization: Bearer TOKEN. Pages show captures as they are committed. /healthz, /readyz and \
+                sends Authorization: Bearer TOKEN. A request whose Host is not localhost, 127.0.0.1, [::1], the --listen \
+                address (on 0.0.0.0 or ::, this machine's addresses and name) or an --allowed-host gets 403. Pages show \
+                captures as they are committed. /healthz, /readyz and \
                 /metrics (Prometheus' text format) are for monitoring. Phones upload photo sets at /capture \
                 (POST /api/sets); with --watch this process also ingests them, as ingest watch does. SIGTERM or \
                 SIGINT finish the requests (and, with --watch, the sets) in flight and exit 0. Exit codes: 0 stopped \
@@ -32,6 +34,10 @@ extension Ingest {
         @Option(help: "The token browsers sign in with and programs send; INGEST_TOKEN is read when not given (and stays out of ps).")
         var token: String?
 
+        @Option(name: .customLong("allowed-host"),
+                help: "A name the server also answers to in the Host header (repeatable): what a reverse proxy forwards.")
+        var allowedHosts: [String] = []
+
         @Flag(help: "Turn every correction and upload off: pages and API only read.")
         var readOnly = false
 
@@ -44,7 +50,7 @@ extension Ingest {
             let settings: ServeSettings
             do {
                 settings = try ServeSettings(listen: listen, token: token ?? ProcessInfo.processInfo.environment["INGEST_TOKEN"],
-                                             readOnly: readOnly)
+                                             readOnly: readOnly, allowedHosts: allowedHosts)
             } catch {
                 throw ExitCode.validationFailure(saying: error.description)
             }

@@ -16,6 +16,22 @@ final class ServeSecurityTests: XCTestCase {
         XCTAssertEqual(try served.client.send("GET", "/", headers: ["Host": "evil.example:8080"]).status, 403)
         XCTAssertEqual(try served.client.send("GET", "/api/session", headers: ["Host": "evil.example"]).status, 403)
         XCTAssertEqual(try served.client.send("GET", "/", headers: ["Host": "localhost:1234"]).status, 200)
+        // A rebinding name that starts like a loopback address: no session, no correction, no upload.
+        let rebound = ["Host": "127.0.0.1.attacker.example"]
+        let session = try served.client.send("GET", "/api/session", headers: rebound)
+        XCTAssertEqual(session.status, 403)
+        XCTAssertFalse(session.text.contains("csrfToken"), session.text)
+        let csrf = try XCTUnwrap(try served.client.send("GET", "/api/session").json() as? [String: Any])["csrfToken"] as? String
+        let id = try XCTUnwrap(try served.work.catalogue().captures().first?.id)
+        let before = try served.work.catalogue().capture(id: id)?.gtin13
+        let inbox = IngestHarness.files(under: served.work.inbox)
+        XCTAssertEqual(try served.client.post("/api/captures/\(id)/barcode", json: ["code": "4006381333931"],
+                                              headers: rebound.merging(["X-CSRF-Token": csrf ?? ""]) { $1 }).status, 403)
+        XCTAssertEqual(try served.client.send("POST", "/api/sets", headers: rebound.merging([
+            "X-CSRF-Token": csrf ?? "", "Content-Type": "multipart/form-data; boundary=b"]) { $1 },
+            body: Data("--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\"\r\n\r\n\u{FF}\u{D8}\u{FF}\r\n--b--\r\n".utf8)).status, 403)
+        XCTAssertEqual(try served.work.catalogue().capture(id: id)?.gtin13, before)
+        XCTAssertEqual(IngestHarness.files(under: served.work.inbox), inbox, "no upload was taken")
     }
 
     func testOffLoopback_withoutAToken_refusesToStart_withAToken_refusesWritesWithoutIt() throws {

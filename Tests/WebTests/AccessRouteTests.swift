@@ -33,6 +33,30 @@ final class AccessRouteTests: XCTestCase {
         XCTAssertEqual(try served.layout().count, before.count - 1)
     }
 
+    func testDNSRebindingHosts_get403BeforeAnyRoute_withOrWithoutAToken() throws {
+        // A page of attacker.example whose name now points at 127.0.0.1 asked for the session's CSRF
+        // token, then posted a barcode correction and an upload with it.
+        for token in [nil, token] {
+            let served = try ServedSamples(for: self, token: token)
+            let id = try served.capture(ofSet: "single-product").id
+            let before = try served.layout()
+            for host in ["127.0.0.1.attacker.example", "127.0.0.1.nip.io:8080", "localhost.example", "0x7f.1:8080", "localhost.:8080",
+                         "[::ffff:127.0.0.1]:8080"] {
+                let client = served.client.addressing(host)
+                for (method, path) in [("GET", "/api/session"), ("GET", "/"), ("GET", "/healthz"), ("GET", "/signin"),
+                                       ("POST", "/api/captures/\(id)/barcode"), ("POST", "/api/sets")] {
+                    let response = try client.send(method, path, headers: ["Authorization": "Bearer \(self.token)",
+                                                                           "Content-Type": "application/json"], body: Data("{}".utf8))
+                    XCTAssertEqual(response.status, 403, "\(host) \(method) \(path)")
+                    XCTAssertFalse(response.text.contains("csrfToken"), response.text)
+                }
+            }
+            XCTAssertEqual(try served.layout(), before, "nothing changed")
+            XCTAssertEqual(try served.client.addressing("LOCALHOST:8080").send("GET", "/healthz",
+                                                                              headers: ["Authorization": "Bearer \(self.token)"]).status, 200)
+        }
+    }
+
     func testToken_theAPITakesItAsABearerTokenAndNothingElse() throws {
         let served = try ServedSamples(for: self, token: token)
         let client = served.client

@@ -24,8 +24,17 @@ struct RouterClient: Sendable {
     private let logger = Logger(label: "web-tests")
 
     init(_ router: Router<WebContext>, authority: String = "127.0.0.1:8080") {
-        responder = router.buildResponder()
+        self.init(responder: router.buildResponder(), authority: authority)
+    }
+
+    private init(responder: RouterResponder<WebContext>, authority: String) {
+        self.responder = responder
         self.authority = authority
+    }
+
+    /// The same server, its requests naming `authority` in their `Host`.
+    func addressing(_ authority: String) -> RouterClient {
+        RouterClient(responder: responder, authority: authority)
     }
 
     /// The answer as a socket client would read it: header names in lower case (a name sent twice

@@ -130,3 +130,39 @@ final class UploadParsingTests: XCTestCase {
         XCTAssertNil(UploadRoutes.boundary("multipart/form-data; boundary="))
     }
 }
+
+final class AllowedHostsTests: XCTestCase {
+    func testLoopbackServer_takesItsOwnNamesOnly_notTheirRebindingCousins() {
+        let hosts = AllowedHosts(listening: "127.0.0.1", allowed: [], machine: { ["unused"] })
+        for allowed in ["localhost", "localhost:8080", "127.0.0.1", "127.0.0.1:8080", "[::1]", "[::1]:8080", "LOCALHOST:1", "Localhost"] {
+            XCTAssertTrue(hosts.allows(allowed), allowed)
+        }
+        for refused in ["127.0.0.1.attacker.example", "127.0.0.1.attacker.example:8080", "127.0.0.1.nip.io", "localhost.example",
+                        "localhost.", "127.0.0.1.", "0x7f.1", "0x7f000001", "2130706433", "127.1", "127.0.0.2", "[::ffff:127.0.0.1]",
+                        "[0:0:0:0:0:0:0:1]", "[::1", "::1", "localhost:", "localhost:80:80", "localhost:port", "localhost:123456",
+                        "evil.example", "", "unused", "local host", "localhost\u{0}.example"] {
+            XCTAssertFalse(hosts.allows(refused), refused)
+        }
+    }
+
+    func testListenAddressAndAllowedHosts_areAddedExactly_andEveryAddressListensAddsThisMachinesNames() {
+        let lan = AllowedHosts(listening: "192.168.1.5", allowed: ["Photos.Example.com"], machine: { ["box"] })
+        XCTAssertTrue(lan.allows("192.168.1.5:8080"))
+        XCTAssertTrue(lan.allows("photos.example.com"))
+        XCTAssertFalse(lan.allows("photos.example.com.evil.example"))
+        XCTAssertFalse(lan.allows("box"), "this machine's names only where it listens on every address")
+        let everywhere = AllowedHosts(listening: "0.0.0.0", allowed: [], machine: { ["box", "10.0.0.7", "fe80::1"] })
+        XCTAssertTrue(everywhere.allows("box:8080"))
+        XCTAssertTrue(everywhere.allows("10.0.0.7"))
+        XCTAssertTrue(everywhere.allows("[fe80::1]:8080"))
+        XCTAssertFalse(everywhere.allows("0.0.0.0.evil.example"))
+        XCTAssertTrue(AllowedHosts(listening: "::1", allowed: [], machine: { [] }).allows("[::1]:9"))
+    }
+
+    func testAllowedHostOption_takesNamesWithoutPorts() throws {
+        XCTAssertNoThrow(try ServeSettings(listen: "127.0.0.1:0", token: nil, readOnly: false, allowedHosts: ["photos.example.com", "[fd00::5]"]))
+        for bad in ["photos.example.com:443", "http://photos.example.com", "a b", "", "example.com.", "[zz]"] {
+            XCTAssertThrowsError(try ServeSettings(listen: "127.0.0.1:0", token: nil, readOnly: false, allowedHosts: [bad]), bad)
+        }
+    }
+}

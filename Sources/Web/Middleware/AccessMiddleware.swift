@@ -5,8 +5,8 @@ import Views
 
 /// Who may do what, checked before any route runs:
 ///
-/// - On loopback, the `Host` header must name this machine, so a web page that rebinds its own
-///   name to 127.0.0.1 cannot read the pages (and their CSRF token).
+/// - The `Host` header must be one of the server's own names (`AllowedHosts`), so a web page that
+///   rebinds its own name to this machine cannot read the pages (and their CSRF token).
 /// - With a token, a request must bring it: as a bearer token (programs), or as the session cookie
 ///   the sign-in page set (browsers). Others are sent to sign in (pages) or refused with 401 (API).
 /// - A request that changes something is refused when it comes from another site (`Sec-Fetch-Site`,
@@ -33,7 +33,7 @@ struct AccessMiddleware: RouterMiddleware {
         var request = request
         var context = context
         let path = request.uri.path
-        if settings.isLoopback { try checkHost(request) }
+        try checkHost(request)
         context.access = authenticate(request)
         let open = path == "/signin" || path.hasPrefix("/assets/")
         if context.access == .anonymous && !open {
@@ -81,15 +81,12 @@ struct AccessMiddleware: RouterMiddleware {
         return .anonymous
     }
 
-    /// On loopback, `Host` must be a name of this machine.
+    /// `Host` must be one of the server's names (`AllowedHosts`), whatever the token.
     private func checkHost(_ request: Request) throws {
         guard let authority = request.head.authority else { throw HTTPError.badRequest("the request names no host.") }
-        let host: Substring = authority.hasPrefix("[")
-            ? authority.dropFirst().prefix { $0 != "]" }
-            : authority.prefix { $0 != ":" }
-        guard host == "localhost" || host == "::1" || host.hasPrefix("127.") else {
-            throw HTTPError.forbidden("this server answers only requests addressed to this machine (127.0.0.1 or localhost), "
-                + "not to '\(host)'.")
+        guard settings.allowedHosts.allows(authority) else {
+            throw HTTPError.forbidden("this server answers only requests addressed to its own names (localhost, 127.0.0.1, "
+                + "its --listen address and each --allowed-host), not to '\(authority.prefix(200))'.")
         }
     }
 

@@ -11,16 +11,21 @@ public struct ServeSettings: Sendable {
     public var token: String?
     /// Every correction refused.
     public var readOnly: Bool
+    /// The names a request's `Host` may give (`--allowed-host`, besides this server's own).
+    var allowedHosts: AllowedHosts
 
     /// The shortest token accepted: one that can be guessed protects nothing.
     public static let minimumTokenLength = 16
 
     /// Reads `--listen` (`HOST:PORT`, `[IPv6]:PORT`, or a port alone for 127.0.0.1) and checks the
-    /// rest. Throws `ServeSettingsError` for what the person starting the server must change.
-    public init(listen: String, token: String?, readOnly: Bool) throws(ServeSettingsError) {
+    /// rest; `allowedHosts` are the `--allowed-host` names (a host name or address, no port). Throws
+    /// `ServeSettingsError` for what the person starting the server must change.
+    public init(listen: String, token: String?, readOnly: Bool, allowedHosts: [String] = []) throws(ServeSettingsError) {
         (host, port) = try Self.address(listen)
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
         self.readOnly = readOnly
+        for name in allowedHosts where !Self.isHostName(name) { throw .badAllowedHost(name) }
+        self.allowedHosts = AllowedHosts(listening: host, allowed: allowedHosts)
         if let token = self.token, token.count < Self.minimumTokenLength {
             throw .weakToken(length: token.count)
         }
@@ -35,6 +40,16 @@ public struct ServeSettings: Sendable {
     /// The URL a browser opens (a picked port filled in by the caller).
     public func url(port: Int) -> String {
         host.contains(":") ? "http://[\(host)]:\(port)/" : "http://\(host):\(port)/"
+    }
+
+    /// A name `--allowed-host` takes: letters, digits, `.`, `-` and `_` (a DNS name or an IPv4
+    /// address), or an IPv6 address in brackets; no port, no trailing dot.
+    private static func isHostName(_ name: String) -> Bool {
+        if name.hasPrefix("["), name.hasSuffix("]") {
+            return name.count > 2 && name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        return !name.isEmpty && name.count <= 253 && !name.hasSuffix(".") && !name.hasPrefix(".")
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") }
     }
 
     private static func address(_ text: String) throws(ServeSettingsError) -> (String, Int) {
@@ -63,6 +78,7 @@ public enum ServeSettingsError: Error, CustomStringConvertible, Equatable {
     case badListen(String)
     case tokenNeeded(host: String)
     case weakToken(length: Int)
+    case badAllowedHost(String)
 
     public var description: String {
         switch self {
@@ -71,6 +87,9 @@ public enum ServeSettingsError: Error, CustomStringConvertible, Equatable {
         case .tokenNeeded(let host):
             return "--listen \(host) lets other machines in: give a token with --token or INGEST_TOKEN, "
                 + "or listen on 127.0.0.1."
+        case .badAllowedHost(let name):
+            return "--allowed-host takes a host name or address as a Host header gives it, without a port "
+                + "(photos.example.com, 192.168.1.5, [fd00::5]); got '\(name)'."
         case .weakToken(let length):
             return "the token has \(length) characters; give one of \(ServeSettings.minimumTokenLength) or more "
                 + "(for instance: openssl rand -hex 16)."
