@@ -172,6 +172,8 @@ var webTargets: [Target] {
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
             ]
         ),
         // The routes in-process (Tests/WebTests/RouterClient.swift), with Hummingbird's public API and

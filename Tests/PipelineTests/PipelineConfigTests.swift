@@ -82,8 +82,8 @@ final class PipelineConfigTests: XCTestCase {
     func testParse_severalProblems_areAllReportedAtOnce() {
         XCTAssertThrowsError(try parse(#"{"workers": -1, "inbox": "", "zzz": 1, "readyMarker": "ready", "maxPixels": "x"}"#)) { error in
             XCTAssertEqual((error as? ConfigError)?.messages, [
-                "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, grouping, inbox, "
-                    + "library, maxFileBytes, maxPixels, minFreeMB, "
+                "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, grouping, "
+                    + "httpHeaderSeconds, httpIdleSeconds, httpMaxConnections, inbox, library, maxFileBytes, maxPixels, minFreeMB, "
                     + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, "
                     + "uploadIdleSeconds, uploadMaxFileMB, uploadMaxFiles, uploadMaxRequestMB, workers)",
                 "inbox must be a non-empty string",
@@ -105,6 +105,63 @@ final class PipelineConfigTests: XCTestCase {
     }
 
     // MARK: Refused settings
+
+    func testParse_duplicateKey_isRefusedWithItsNameAndTheLineItIsGivenAgain() {
+        assertRefused("{\"workers\": 2,\n \"thumbnailWidth\": 300,\n \"workers\": 4}", key: "workers",
+                      mentioning: "is given more than once (again on line 3)")
+        // Written with an escape, it is the same key to the JSON parser, so the same key here.
+        assertRefused(#"{"inbox": "a", "\u0069nbox": "b"}"#, key: "inbox", mentioning: "more than once")
+        // A key's name as a value is no duplicate (nor in another object: `DuplicateKeys`).
+        XCTAssertNoThrow(try parse(#"{"inbox": "workers", "workers": 2}"#))
+    }
+
+    func testDuplicateKeys_findKeysOnlyInTheirOwnObject() {
+        let text = "{\"a\": {\"b\": 1, \"c\": [{\"b\": 2}]},\n\"b\": \"a\", \"s\": \"x:\\\"a\\\"\", \"a\": 3}"
+        XCTAssertEqual(DuplicateKeys.find(in: Array(text.utf8)), [DuplicateKeys.Found(key: "a", line: 2)])
+    }
+
+    func testFolders_insideOneAnother_areProblemsNamingBothKeys() throws {
+        var config = PipelineConfig(folder: "/srv/ingest")
+        XCTAssertEqual(config.folderProblems, [], "the defaults lie side by side, the catalogue in the library")
+        config.library = "/srv/ingest/inbox/lib"
+        XCTAssertEqual(config.folderProblems.count, 2, "\(config.folderProblems)")
+        XCTAssertTrue(config.folderProblems.contains { $0.hasPrefix("library (/srv/ingest/inbox/lib) lies inside inbox (/srv/ingest/inbox)") },
+                      "\(config.folderProblems)")
+        XCTAssertTrue(config.folderProblems.contains { $0.hasPrefix("catalog (/srv/ingest/inbox/lib/catalog.sqlite) lies inside inbox") },
+                      "\(config.folderProblems)")
+        config = PipelineConfig(folder: "/srv/ingest")
+        config.quarantine = "/srv/ingest/inbox/q"
+        XCTAssertEqual(config.folderProblems.map { $0.prefix(22) }, ["quarantine (/srv/inges"])
+        XCTAssertTrue(config.folderProblems[0].contains("lies inside inbox"))
+        config = PipelineConfig(folder: "/srv/ingest")
+        config.inbox = "/srv/ingest/library/in"
+        XCTAssertTrue(config.folderProblems.contains { $0.hasPrefix("inbox (/srv/ingest/library/in) lies inside library") })
+        config = PipelineConfig(folder: "/srv/ingest")
+        config.quarantine = config.inbox
+        XCTAssertEqual(config.folderProblems.count, 1)
+        XCTAssertTrue(config.folderProblems[0].hasPrefix("inbox and quarantine are the same folder"), config.folderProblems[0])
+        config = PipelineConfig(folder: "/srv/ingest")
+        config.inbox = "/srv/ingest/inboxes"
+        config.quarantine = "/srv/ingest/inbox"
+        XCTAssertEqual(config.folderProblems, [], "a name that only starts like another folder's lies beside it")
+    }
+
+    func testFolders_throughASymbolicLink_areFoundInsideAfterTheLinkIsResolved() throws {
+        let root = try makeTemporaryFolder()
+        try FileManager.default.createDirectory(atPath: root + "/inbox/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/lib", withDestinationPath: root + "/inbox/real")
+        var config = PipelineConfig(folder: root)
+        config.library = root + "/lib"
+        config.catalog = root + "/elsewhere.sqlite"
+        XCTAssertEqual(config.folderProblems.count, 1, "\(config.folderProblems)")
+        XCTAssertTrue(config.folderProblems.first?.hasPrefix("library (\(root)/lib) lies inside inbox (\(root)/inbox)") ?? false,
+                      "\(config.folderProblems)")
+        // A folder not made yet below the link resolves as it will be.
+        config.library = root + "/elsewhere"
+        config.quarantine = root + "/lib/not-yet/q"
+        XCTAssertTrue(config.folderProblems.first?.hasPrefix("quarantine (\(root)/lib/not-yet/q) lies inside inbox") ?? false,
+                      "\(config.folderProblems)")
+    }
 
     func testParse_unknownKey_isRefusedByName() {
         assertRefused(#"{"thumbnailWidht": 300}"#, key: "thumbnailWidht", mentioning: "unknown key")

@@ -53,6 +53,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var minFreeMB = 1024
     /// `ingest serve`: what one upload may bring (the `upload…` keys).
     public var upload = UploadLimits()
+    /// `ingest serve`: the time a client may take and the connections held at once (the `http…` keys).
+    public var http = HTTPLimits()
 
     /// `decodeMemoryMB` in bytes, 0 resolved.
     public var decodeMemoryBytes: Int {
@@ -87,6 +89,9 @@ public struct PipelineConfig: Sendable, Equatable {
             throw ConfigError(file: file, message: "must hold one JSON object of settings")
         }
         let reader = KeyReader(keys: keys)
+        for duplicate in DuplicateKeys.find(in: Array(data)) {
+            reader.report(duplicate.key, "is given more than once (again on line \(duplicate.line)); keep one")
+        }
         reader.refuseUnknown(known)
         var config = PipelineConfig(folder: folder)
         config.readPaths(reader, folder: folder)
@@ -132,6 +137,7 @@ public struct PipelineConfig: Sendable, Equatable {
         if let value = reader.number("catalogWaitSeconds", in: 0...3_600) { catalogWaitSeconds = value }
         if let value = reader.integer("minFreeMB", in: 0...100_000_000) { minFreeMB = value }
         upload.read(reader)
+        http.read(reader)
         if let value = reader.string("readyMarker") {
             if value.hasPrefix("."), value.count > 1, value != "..", !value.contains("/") {
                 readyMarker = value
@@ -144,7 +150,7 @@ public struct PipelineConfig: Sendable, Equatable {
     static let known: Set<String> = Set(["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",
                                      "grouping", "originals", "workers", "maxPixels", "decodeMemoryMB", "minPixels", "maxFileBytes", "symbologies",
                                      "settleSeconds", "rescanSeconds", "readyMarker", "claimLeaseSeconds", "catalogWaitSeconds",
-                                     "minFreeMB"]).union(UploadLimits.keys)
+                                     "minFreeMB"]).union(UploadLimits.keys).union(HTTPLimits.keys)
 
     /// `path` made absolute against `folder` (unless it already is), `~` expanded.
     public static func resolve(_ path: String, against folder: String) -> String {

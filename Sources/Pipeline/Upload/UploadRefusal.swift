@@ -12,6 +12,8 @@ public struct UploadRefusal: Error, CustomStringConvertible, Sendable, Equatable
         case diskFull
         /// The client sent nothing for too long (408).
         case tooSlow
+        /// A part's headers (its file name among them) past their limit (431).
+        case headersTooLarge
     }
 
     public var kind: Kind

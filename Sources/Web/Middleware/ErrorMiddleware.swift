@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import Pipeline
 import Views
 
@@ -54,6 +55,9 @@ struct ErrorMiddleware: RouterMiddleware {
         case is NIOTooManyBytesError:
             return HTTPError(.contentTooLarge, message: "the request's body is larger than a form or a correction takes "
                 + "(photos are uploaded to /api/sets).")
+        case let error as HTTPParserError:
+            // The body's framing, found broken while a route read it.
+            return .badRequest("the request's body cannot be read as HTTP/1.1 (\(error)).")
         case let error as UploadRefusal:
             return HTTPError(uploadStatus[error.kind] ?? .badRequest, message: error.message)
         case let error as FileOperationError where error.isOutOfSpace:
@@ -69,6 +73,7 @@ struct ErrorMiddleware: RouterMiddleware {
     static let uploadStatus: [UploadRefusal.Kind: HTTPResponse.Status] = [
         .tooLarge: .contentTooLarge, .notAPhoto: .unsupportedMediaType, .badRequest: .badRequest,
         .diskFull: .insufficientStorage507, .tooSlow: .requestTimeout,
+        .headersTooLarge: .requestHeaderFieldsTooLarge,
     ]
 
     struct ErrorJSON: Encodable {

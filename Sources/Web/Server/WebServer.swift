@@ -1,8 +1,10 @@
 import Catalog
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import Pipeline
 import ServiceLifecycle
 
@@ -58,12 +60,30 @@ public struct WebServer: Sendable {
             let removed = try await blocking { [config] in try UploadStaging(config: config).sweep() }
             if removed > 0 { logger.notice("removed uploads a stopped server left unfinished", metadata: ["sets": "\(removed)"]) }
         }
-        return Application(router: router(), server: .http1(configuration: .init(additionalChannelHandlers: [ContinueHandler()])),
+        let limits = ConnectionClock.Limits(header: .seconds(config.http.headerSeconds), idle: .seconds(config.http.idleSeconds),
+                                            body: .seconds(config.upload.idleSeconds + 5))
+        let table = ConnectionTable(capacity: ConnectionTable.capacity(configured: config.http.maxConnections))
+        if table.capacity < config.http.maxConnections {
+            logger.notice("holding fewer connections than httpMaxConnections: the descriptor limit (ulimit -n) allows no more",
+                          metadata: ["connections": "\(table.capacity)"])
+        }
+        let server = HTTPServerBuilder { responder in GuardedHTTPChannel(responder: responder, limits: limits, table: table) }
+        return Application(router: router(), server: server,
                            configuration: .init(address: .hostname(settings.host, port: settings.port)),
                            onServerRunning: { [settings] channel in
                                onListening(settings.url(port: channel.localAddress?.port ?? settings.port))
                            }, logger: logger)
     }
+
+    /// What a request's head may hold (the decoder refuses more with 431, `ConnectionGuard`): far
+    /// above what browsers and programs send, far below what would cost memory.
+    static let headLimits: NIOHTTPDecoderLimitConfiguration = {
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = 16 << 10
+        limits.maxHeaderListSize = 32 << 10
+        limits.maxHeaderFieldCount = 100
+        return limits
+    }()
 
     /// Every route, behind the middlewares: security headers outermost (errors get them too), then
     /// the request metrics (which see the status errors become), errors turned into pages or JSON,

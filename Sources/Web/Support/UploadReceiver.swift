@@ -11,11 +11,27 @@ import Pipeline
 final class UploadReceiver: @unchecked Sendable {
     /// The text fields an upload may carry: `capture.json`'s keys, and the CSRF token of a form.
     static let fields: Set<String> = ["agentId", "agentName", "requestId", "note", "csrf"]
+    /// The bytes the parser is handed at once, and what a part's headers may hold in all: a browser
+    /// sends a few hundred. multipart-kit holds a header whole while it parses it, at about ten
+    /// times its size, so a header must be refused before it is long — not after.
+    static let sliceBytes = 16 << 10
+    static let maximumHeaderBytes = 16 << 10
+    /// The longest file name a part may give, in bytes.
+    static let maximumFileNameBytes = 1024
 
     private enum Event {
         case header(String, String)
         case body(ByteBuffer)
         case partEnd
+
+        /// Whether the parser is past a part's headers.
+        var isProgress: Bool {
+            switch self {
+            case .header: false
+            case .body(let buffer): buffer.readableBytes > 0
+            case .partEnd: true
+            }
+        }
     }
 
     /// The part being read: its headers until its first bytes, then what it turned out to be.
@@ -41,6 +57,10 @@ final class UploadReceiver: @unchecked Sendable {
     private let closing: [UInt8]
     private(set) var received: Int64 = 0
     private var checkedSpaceAt: Int64 = 0
+    /// Bytes handed to the parser since its last body bytes or part end: a part's headers (or a
+    /// preamble) being read.
+    private var headerBytes = 0
+    private var parts = 0
 
     init(boundary: String, staged: StagedUpload, staging: UploadStaging, limits: UploadLimits) {
         parser = MultipartParser(boundary: boundary)
@@ -65,14 +85,22 @@ final class UploadReceiver: @unchecked Sendable {
         }
         tail.append(contentsOf: buffer.readableBytesView.suffix(closing.count + 64))
         if tail.count > closing.count + 64 { tail.removeFirst(tail.count - closing.count - 64) }
-        do {
-            try parser.execute(buffer)
-        } catch {
-            throw UploadRefusal(.badRequest, "the body is not valid multipart/form-data.")
+        var rest = buffer
+        while let slice = rest.readSlice(length: min(Self.sliceBytes, rest.readableBytes)), slice.readableBytes > 0 {
+            do {
+                try parser.execute(slice)
+            } catch {
+                throw UploadRefusal(.badRequest, "the body is not valid multipart/form-data.")
+            }
+            let pending = events
+            events.removeAll(keepingCapacity: true)
+            headerBytes = pending.contains(where: \.isProgress) ? 0 : headerBytes + slice.readableBytes
+            guard headerBytes <= Self.maximumHeaderBytes + Self.sliceBytes else {
+                throw UploadRefusal(.headersTooLarge, "a part's headers are longer than \(Self.maximumHeaderBytes / 1024) KB: "
+                    + "a part names its field and file in a few hundred bytes.")
+            }
+            for event in pending { try handle(event) }
         }
-        let pending = events
-        events.removeAll(keepingCapacity: true)
-        for event in pending { try handle(event) }
     }
 
     /// Checks that the body was whole and held a photo; returns the capture context its fields give.
@@ -118,8 +146,16 @@ final class UploadReceiver: @unchecked Sendable {
     /// Turns the headers read into a part, at its first bytes or its end.
     private func began(partWith bytes: Bool) throws {
         guard case .headers(let headers) = part ?? .headers([]) else { return }
+        parts += 1
+        guard parts <= limits.maxFiles * 2 + Self.fields.count else {
+            throw UploadRefusal(.tooLarge, "the upload has more parts than \(limits.maxFiles) photos (uploadMaxFiles) and "
+                + "their fields can fill.")
+        }
         let disposition = headers.first { $0.0.lowercased() == "content-disposition" }.map { ContentDisposition($0.1) }
         if let filename = disposition?.filename {
+            guard filename.utf8.count <= Self.maximumFileNameBytes else {
+                throw UploadRefusal(.headersTooLarge, "a file name is longer than \(Self.maximumFileNameBytes) bytes.")
+            }
             part = filename.isEmpty && !bytes ? .empty : .sniffing(name: filename, prefix: [])
         } else if let name = disposition?.name {
             guard Self.fields.contains(name) else {
