@@ -117,6 +117,8 @@ final class CommandContext: Sendable {
         }
         if let catalog = options.catalog { result.catalog = try catalogue(catalog, named: "--catalog", here: here) }
         if let quarantine = options.quarantine { result.quarantine = PipelineConfig.resolve(quarantine, against: here) }
+        let problems = result.folderProblems
+        guard problems.isEmpty else { throw ConfigError(file: PipelineConfig.resolve(options.config, against: here), messages: problems) }
         return result
     }
 

@@ -180,6 +180,44 @@ final class HostileInputTests: XCTestCase {
                               asUser: asRoot ? "nobody" : nil)
     }
 
+    // MARK: Hostile configurations: refused before anything is touched
+
+    func testRun_libraryOrQuarantineInsideTheInbox_isRefusedWithExit64NamingBothKeys() throws {
+        for (key, inside) in [("library", "inbox/lib"), ("quarantine", "inbox/q"), ("library", "inbox")] {
+            let work = try workFolder()
+            try put("photo-0.jpg", as: "shelf/good.jpg", in: work)
+            var settings: [String: Any] = ["inbox": "inbox", "library": "library", "quarantine": "quarantine"]
+            settings[key] = inside
+            try IngestHarness.writeConfig(settings, in: work)
+            let run = try ingest(work)
+            XCTAssertEqual(run.status, 64, "\(key)=\(inside): \(run.stdout)\(run.stderr)")
+            let named = inside == "inbox" ? "inbox and library are the same folder" : "\(key) (\(work.path)/\(inside)) lies inside inbox"
+            XCTAssertTrue(run.stderr.contains(named), run.stderr)
+            XCTAssertEqual(IngestHarness.files(under: work.appendingPathComponent("inbox")), ["shelf/good.jpg"],
+                           "nothing moved, nothing made in the inbox")
+        }
+    }
+
+    func testRun_libraryLinkedIntoTheInbox_isRefusedAfterTheLinkIsResolved() throws {
+        let work = try workFolder()
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("inbox/real-lib"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: work.appendingPathComponent("lib").path,
+                                                   withDestinationPath: work.appendingPathComponent("inbox/real-lib").path)
+        try IngestHarness.writeConfig(["inbox": "inbox", "library": "lib", "quarantine": "quarantine"], in: work)
+        let run = try ingest(work)
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("library (") && run.stderr.contains("lies inside inbox (\(work.path)/inbox)"), run.stderr)
+    }
+
+    func testRun_duplicateKeyInPipelineJSON_isRefusedWithItsNameAndLine() throws {
+        let work = try workFolder()
+        try Data("{\n  \"inbox\": \"inbox\",\n  \"library\": \"library\",\n  \"inbox\": \"elsewhere\"\n}\n".utf8)
+            .write(to: work.appendingPathComponent("pipeline.json"))
+        let run = try ingest(work)
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("inbox is given more than once (again on line 4)"), run.stderr)
+    }
+
     // MARK: Helpers
 
     /// A work folder with an empty inbox and a configuration.

@@ -52,6 +52,13 @@ final class ScaleTests: XCTestCase {
         XCTAssertEqual(rows, 100_001, "the header and every capture")
     }
 
+    func testVerifyQuick_withTheLibraryMissing_streamsItsProblemsUnder64MB() throws {
+        // Every one of the 300,000 files missing: the problems are printed as found, never all held.
+        let (status, peak) = try measure(["verify", "--quick", "--library", "missing-library", "--catalog", "library/catalog.sqlite"])
+        XCTAssertEqual(status, 1, "missing files are problems")
+        XCTAssertLessThan(peak, Self.limitKB, "\(peak) KB at its peak")
+    }
+
     func testListCount_andPages_over100000Captures() throws {
         let work = try Self.work.get()
         XCTAssertEqual(try IngestHarness.ingest(["list", "--count"], in: work).stdout, "100000\n")

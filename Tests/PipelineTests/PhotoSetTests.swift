@@ -63,6 +63,29 @@ final class PhotoSetTests: XCTestCase {
                        "a hidden folder is ignored whole, its contents are not looked at")
     }
 
+    func testSets_libraryAndQuarantineMadeInsideTheInbox_areNeverWalked() throws {
+        // Made inside the inbox after the configuration was checked: found by what they are, not by name.
+        try writeFile("shelf/a.jpg", in: inbox)
+        try writeFile("lib/catalog.sqlite", in: inbox)
+        try writeFile("shelf/q/shelf/a.jpg", in: inbox)
+        var config = PipelineConfig(folder: inbox)
+        config.library = path("lib")
+        config.quarantine = path("shelf/q")
+        let sets = try PhotoSet.sets(inInbox: inbox, keepingOut: KeptOutFolders(config))
+        XCTAssertEqual(sets.map(\.name), ["lib", "shelf"])
+        XCTAssertEqual(sets[0].files.map(\.relativePath), [])
+        XCTAssertEqual(sets[0].skipped.map(\.path), ["lib/"])
+        XCTAssertTrue(sets[0].skipped.first?.reason.contains("this is the library folder") ?? false)
+        XCTAssertEqual(sets[1].files.map(\.relativePath), ["a.jpg"], "the quarantine's copy of the set is not listed again")
+        XCTAssertEqual(sets[1].skipped.map(\.path), ["shelf/q/"])
+        XCTAssertTrue(sets[1].skipped.first?.reason.contains("this is the quarantine folder") ?? false)
+        // A link to the library is a file that is not followed, as every link is; the real folder elsewhere is walked.
+        try link("shelf/to-lib", to: path("lib"))
+        XCTAssertEqual(try PhotoSet(name: "shelf", folder: path("shelf"), keepingOut: KeptOutFolders(config)).files.map(\.relativePath),
+                       ["a.jpg", "to-lib"])
+        XCTAssertEqual(try PhotoSet.sets(inInbox: inbox, keepingOut: .none).first?.skipped, [], "without kept-out folders, all is walked")
+    }
+
     func testSet_symbolicLinks_areListedAsFilesAndNotFollowed() throws {
         try writeFile("shelf/a.jpg", in: inbox)
         try writeFile("outside/x.jpg", in: inbox)

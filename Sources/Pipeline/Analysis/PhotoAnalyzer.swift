@@ -93,6 +93,8 @@ public final class PhotoAnalyzer: Sendable {
         do {
             return try ContainedPath.withPath(file.absolutePath, below: inbox) { try FileSnapshot.read($0, maxBytes: maxBytes) }
         } catch let error as Errno {
+            // A set folder gone on the way to the file: moved by whoever holds the set now.
+            if error == .noSuchFileOrDirectory { throw PhotoError.goneBeforeReading }
             throw [.tooManySymbolicLinkLevels, .notDirectory].contains(error) ? PhotoError.symbolicLink : PhotoError.unreadable(error.description)
         }
     }

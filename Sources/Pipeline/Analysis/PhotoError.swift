@@ -12,6 +12,9 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not a sound image of an accepted format within the pixel limit.
     case image(ImageError)
     case changedWhileReading
+    /// Listed, then gone before it was read: moved by whoever holds its set now (a worker that
+    /// took the set over), or deleted. Nothing to quarantine; the set waits.
+    case goneBeforeReading
     /// The process died while reading it, often enough to blame it (`PhotosInFlight`).
     case killedTheProcess(String)
     /// Our own code failed (an unexpected error, an outcome never stored): not the file's fault.
@@ -28,6 +31,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let bytes, let limit): "file too large: \(bytes) bytes, the limit is \(limit)"
         case .image(let error): error.description
         case .changedWhileReading: "the file changed while it was read"
+        case .goneBeforeReading: "the file went away before it was read"
         case .killedTheProcess(let why): why
         case .internalFailure(let why): "internal error: \(why)"
         case .notStaged(let error): "its thumbnail could not be staged: \(error)"
@@ -48,6 +52,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .image(.undecodable): "undecodable"
         case .image(.libraryFailed): "library_failed"
         case .changedWhileReading: "changed_while_reading"
+        case .goneBeforeReading: "gone_before_reading"
         case .killedTheProcess: "killed_the_process"
         case .internalFailure: "internal_failure"
         case .notStaged: "not_staged"
@@ -58,7 +63,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// so it is never quarantined: its whole set stays in the inbox for the next run, counted as failed.
     public var isTransient: Bool {
         switch self {
-        case .changedWhileReading, .notStaged, .internalFailure: true
+        case .changedWhileReading, .goneBeforeReading, .notStaged, .internalFailure: true
         default: false
         }
     }

@@ -16,7 +16,11 @@ struct FileSnapshot {
         do {
             file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
         } catch {
-            throw error as? Errno == .tooManySymbolicLinkLevels ? .symbolicLink : .unreadable("\(error)")
+            switch error as? Errno {
+            case .tooManySymbolicLinkLevels: throw .symbolicLink
+            case .noSuchFileOrDirectory: throw .goneBeforeReading
+            default: throw .unreadable("\(error)")
+            }
         }
         defer { try? file.close() }
         return try read(file, maxBytes: maxBytes)

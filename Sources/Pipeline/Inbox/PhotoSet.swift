@@ -22,7 +22,9 @@ public struct PhotoSet: Sendable {
     /// The sets of an inbox: its non-hidden sub-folders, sorted by name. Files lying directly in the
     /// inbox belong to no set and are left alone. A folder whose name is not UTF-8 comes back as a set
     /// without files that reports itself skipped, so the run summary names it.
-    public static func sets(inInbox inbox: String) throws -> [PhotoSet] {
+    /// The folders of `keptOut` (the library, the quarantine) are never walked: each found here is a
+    /// set that reports itself skipped.
+    public static func sets(inInbox inbox: String, keepingOut keptOut: KeptOutFolders = .none) throws -> [PhotoSet] {
         let entries: [DirectoryEntry]
         do {
             entries = try Directory.entries(of: inbox)
@@ -37,7 +39,11 @@ public struct PhotoSet: Sendable {
                     return PhotoSet(name: entry.name, folder: folder, files: [], ignored: [], skipped: [
                         FileReport(path: entry.name, reason: Self.notUTF8, keptAt: folder)])
                 }
-                return try PhotoSet(name: entry.name, folder: folder)
+                if let key = keptOut.key(of: folder) {
+                    return PhotoSet(name: entry.name, folder: folder, files: [], ignored: [], skipped: [
+                        FileReport(path: "\(entry.name)/", reason: KeptOutFolders.reason(key), keptAt: folder)])
+                }
+                return try PhotoSet(name: entry.name, folder: folder, keepingOut: keptOut)
             }
     }
 
@@ -54,8 +60,8 @@ public struct PhotoSet: Sendable {
 
     private static let notUTF8 = "the name is not valid UTF-8, so it cannot be catalogued; left in place (rename it to ingest it)"
 
-    /// Lists a set folder recursively, never following symbolic links.
-    public init(name: String, folder: String) throws {
+    /// Lists a set folder recursively, never following symbolic links nor entering the folders of `keptOut`.
+    public init(name: String, folder: String, keepingOut keptOut: KeptOutFolders = .none) throws {
         self.name = name
         self.folder = folder
         files = []
@@ -72,6 +78,10 @@ public struct PhotoSet: Sendable {
                 // (`CaptureContext.load`), never taken for a folder of photos.
                 contextFile = path
             } else if entry.isDirectory {
+                if let key = keptOut.key(of: path) {
+                    skipped.append(FileReport(path: "\(name)/\(relative)/", reason: KeptOutFolders.reason(key), keptAt: path))
+                    return false
+                }
                 guard depth + 1 < Self.maximumDepth else {
                     skipped.append(FileReport(
                         path: "\(name)/\(relative)/",

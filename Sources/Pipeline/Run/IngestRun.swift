@@ -46,7 +46,7 @@ public final class IngestRun: Sendable {
     /// Sweeps the whole inbox. Throws when the run cannot start (inbox unreadable, library not
     /// writable); problems with single files or sets end up in the summary instead.
     public func run() throws -> RunSummary {
-        try run(sets: PhotoSet.sets(inInbox: config.inbox))
+        try run(sets: PhotoSet.sets(inInbox: config.inbox, keepingOut: KeptOutFolders(config)))
     }
 
     /// Ingests `sets` (those with neither files nor anything to report are passed over), in order.
@@ -117,7 +117,7 @@ public final class IngestRun: Sendable {
                 logger.notice("took over a set whose claim lapsed", metadata: ["set": "\(set.name)", "from": "\(previous)"])
                 try committer.recover(set: set.name)
             }
-            let fresh = try PhotoSet(name: set.name, folder: set.folder)
+            let fresh = try PhotoSet(name: set.name, folder: set.folder, keepingOut: KeptOutFolders(config))
             if fresh.files.isEmpty && fresh.skipped.isEmpty {
                 worker.release(set.name)
                 return .nothing

@@ -178,7 +178,7 @@ public final class IngestWatch: @unchecked Sendable {
         guard (try? FilePath(folder).stat(followTargetSymlink: false).type) == .directory else {
             throw FileOperationError(operation: "list", path: folder, code: ENOTDIR)
         }
-        return try PhotoSet(name: name, folder: folder)
+        return try PhotoSet(name: name, folder: folder, keepingOut: KeptOutFolders(config))
     }
 
     private func markerPath(_ set: PhotoSet) -> String {
