@@ -4,6 +4,7 @@ import Foundation
 /// and gives it back after. A share that does not fit beside those taken waits until it does; one
 /// larger than the whole waits until nothing else runs, then runs alone. Every later share waits
 /// behind a waiting one, so a large share is not passed over by a stream of small ones.
+// @unchecked: every mutable property is read and written only with `condition` locked.
 public final class FairShares: @unchecked Sendable {
     /// What the shares taken at once may add up to.
     public let limit: Int

@@ -11,6 +11,8 @@ import Foundation
 /// whose scans are found here has not scanned the images before them. That changed nothing seen:
 /// 164 development photos read with 4 sets of rules each, and ExplainTests' photos with 3, gave
 /// every set the explanation a reader without the memo gives, byte for byte.
+// @unchecked: its two tables are read and written only inside `lock`; what they hold (grey images,
+// read results) is immutable once stored.
 public final class ReadMemo: @unchecked Sendable {
     private struct Key: Hashable {
         let reader: String

@@ -6,6 +6,8 @@ import SystemPackage
 /// One set being uploaded, in its staging folder: photos written as their bytes arrive, then either
 /// `commit()`ed into the inbox whole or `discard()`ed. Used by one request at a time (its calls
 /// come one after another, possibly from different threads).
+// @unchecked: one request owns it and calls it one call after another (never two at once), so its
+// mutable state needs no lock; Sendable only so that those calls may come from different threads.
 public final class StagedUpload: @unchecked Sendable {
     /// The set's name in the inbox, made by the server.
     public let name: String

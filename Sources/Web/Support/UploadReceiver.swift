@@ -8,6 +8,8 @@ import Pipeline
 /// and written to its staging folder as it goes: a photo is never whole in memory. Refuses, with an
 /// `UploadRefusal`, a part that is not a photo by its bytes, a limit passed, a field that is not one
 /// of the capture context's. Used by one request, one call after another.
+// @unchecked: one request owns it and feeds it one call after another (never two at once), so its
+// parser and counters need no lock; Sendable only so that those calls may hop threads.
 final class UploadReceiver: @unchecked Sendable {
     /// The text fields an upload may carry: `capture.json`'s keys, and the CSRF token of a form.
     static let fields: Set<String> = ["agentId", "agentName", "requestId", "note", "csrf"]
