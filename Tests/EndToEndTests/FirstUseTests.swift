@@ -67,7 +67,7 @@ final class FirstUseTests: XCTestCase {
         let file = work.appendingPathComponent("pipeline.json").path
         XCTAssertEqual(outcome.stderr.split(separator: "\n"), [
             "ingest: \(file): wokers unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, "
-                + "grouping, inbox, library, "
+                + "grouping, httpHeaderSeconds, httpIdleSeconds, httpMaxConnections, inbox, library, "
                 + "maxFileBytes, maxPixels, minFreeMB, minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, "
                 + "thumbnailWidth, uploadIdleSeconds, uploadMaxFileMB, uploadMaxFiles, uploadMaxRequestMB, workers)",
             "ingest: \(file): thumbnailWidth must be 16…4096, got 0",
