@@ -9,8 +9,6 @@ let package = Package(
     name: "ingest",
     products: [
         .executable(name: "ingest", targets: ["ingest"]),
-        .library(name: "Pipeline", targets: ["Pipeline"]),
-        .library(name: "Catalog", targets: ["Catalog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -196,4 +194,16 @@ var webTargets: [Target] {
 /// libvips' pkg-config package: the copy without -pthread when scripts/setup has written it.
 var vipsPackage: String {
     FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/ingest-vips.pc") ? "ingest-vips" : "vips"
+}
+
+// The compiler checks who may see what, as Hummingbird's package does: an import is internal unless
+// it says otherwise (a declaration another target sees names its import `package import`), and a
+// file may use only the members of modules it imports itself. Declarations other targets use are
+// `package`, never `public`: nothing outside this package imports its modules.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

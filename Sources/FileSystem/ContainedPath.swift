@@ -9,13 +9,13 @@ internal import SystemPackage
 /// `/proc/self/fd/N/name`: that path names the file in the very folder that was checked, whatever
 /// happens to the names above it meanwhile. (Linux's `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)`
 /// does the same walk in the kernel, but only behind `syscall`, which Swift cannot call.)
-public enum ContainedPath {
+package enum ContainedPath {
     /// Runs `body` with a path that reaches `absolute` through real folders below `root` only. A path
     /// that is not below `root` is passed on as it is, and so is one whose folder is gone: nothing is
     /// there to follow, and every caller treats a missing file as missing (recovery, replaying a
     /// commit whose set folder was already emptied and removed, relies on it). Throws `Errno` when
     /// the walk fails otherwise: `ELOOP` or `ENOTDIR` for a link or a file where a folder should be.
-    public static func withPath<R>(_ absolute: String, below root: String, _ body: (String) throws -> R) throws -> R {
+    package static func withPath<R>(_ absolute: String, below root: String, _ body: (String) throws -> R) throws -> R {
         let root = root.hasSuffix("/") ? String(root.dropLast()) : root
         guard absolute.hasPrefix(root + "/") else { return try body(absolute) }
         var components = absolute.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false)

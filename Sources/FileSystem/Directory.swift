@@ -1,10 +1,10 @@
 import Glibc
-public import SystemPackage
+package import SystemPackage
 
 /// The package's one way of listing folders.
-public enum Directory {
+package enum Directory {
     /// The entries of `folder`, except `.` and `..`, sorted by name. Throws `Errno`.
-    public static func entries(of folder: String) throws(Errno) -> [DirectoryEntry] {
+    package static func entries(of folder: String) throws(Errno) -> [DirectoryEntry] {
         guard let stream = opendir(folder) else { throw Errno(rawValue: errno) }
         defer { closedir(stream) }
         var result: [DirectoryEntry] = []
@@ -34,7 +34,7 @@ public enum Directory {
     /// `visit` sees every entry with its path relative to `root` and its depth (0 directly in
     /// `root`); returning true for a folder descends into it. A folder that vanished before it
     /// was listed is passed over; any other folder that cannot be listed throws, with its path.
-    public static func walk(_ root: String,
+    package static func walk(_ root: String,
                             _ visit: (_ entry: DirectoryEntry, _ relativePath: String, _ depth: Int) throws -> Bool) throws {
         func walk(_ relative: String, depth: Int) throws {
             let folder = relative.isEmpty ? root : root + "/" + relative

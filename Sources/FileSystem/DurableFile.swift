@@ -1,17 +1,17 @@
-public import SystemPackage
+package import SystemPackage
 
 /// Files written so that a crash or a power cut leaves no file or the whole file at a name, never
 /// part of one: the bytes go to a temporary name beside it, are flushed, and only then get the
 /// name. The one way the package writes a file that must last (library files, journals, notes,
 /// exports); a backup, which SQLite writes, is flushed and named with `sync(_:)` and `syncFolder(_:)`.
-public enum DurableFile {
+package enum DurableFile {
     /// What marks a temporary name; no other name the package writes has it.
-    public static let temporaryMarker = ".partial-"
+    package static let temporaryMarker = ".partial-"
 
     /// Where a file is built before it gets the name `destination`: beside it (the same file system,
     /// so a link or rename can place it), hidden, marked `temporaryMarker` with 8 random hex digits.
     /// A file left under such a name is one a killed process did not finish.
-    public static func temporaryPath(for destination: String) -> String {
+    package static func temporaryPath(for destination: String) -> String {
         let path = FilePath(destination)
         let folder = path.removingLastComponent()
         let random = String(UInt32.random(in: .min ... .max), radix: 16, uppercase: true)
@@ -30,7 +30,7 @@ public enum DurableFile {
     /// `destination` when it cannot be written (an `Errno` from `body`), flushed or placed; any
     /// other error of `body` as it is.
     @discardableResult
-    public static func write<R>(_ destination: String, replacing: Bool = false,
+    package static func write<R>(_ destination: String, replacing: Bool = false,
                                 _ body: (FileDescriptor) throws -> R) throws -> R {
         let temporary = temporaryPath(for: destination)
         defer { try? FilePath(temporary).remove() }
@@ -61,7 +61,7 @@ public enum DurableFile {
 
     /// Flushes the file at `path` to the disk; a symbolic link fails (`ELOOP`), never its target.
     /// Throws `FileOperationError`.
-    public static func sync(_ path: String) throws(FileOperationError) {
+    package static func sync(_ path: String) throws(FileOperationError) {
         let file = try FileOperationError.attempt("open", path) {
             try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
         }
@@ -71,7 +71,7 @@ public enum DurableFile {
     /// Flushes a folder's entries (new names, removed names) to the disk. Throws
     /// `FileOperationError` when it cannot: a name not on the disk may be gone after a power cut. A
     /// folder that does not exist has nothing to flush.
-    public static func syncFolder(_ path: String) throws(FileOperationError) {
+    package static func syncFolder(_ path: String) throws(FileOperationError) {
         let folder: FileDescriptor
         do {
             folder = try FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .closeOnExec])

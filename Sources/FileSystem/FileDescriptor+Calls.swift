@@ -1,34 +1,34 @@
-import Glibc
-public import SystemPackage
+package import Glibc
+package import SystemPackage
 
 /// The descriptor calls the package needs that swift-system does not offer, each retried when a
 /// signal interrupts it and failing with `Errno`, as swift-system's own are.
 extension FileDescriptor {
     /// Flushes the file's data and metadata (or a folder's entries) to the disk.
-    public func sync() throws(Errno) {
+    package func sync() throws(Errno) {
         try systemCall { fsync(rawValue) }
     }
 
     /// Sets the file's access and modification times.
-    public func setTimes(accessed: timespec, modified: timespec) throws(Errno) {
+    package func setTimes(accessed: timespec, modified: timespec) throws(Errno) {
         var times = [accessed, modified]
         try systemCall { futimens(rawValue, &times) }
     }
 
     /// Takes an `flock` lock (`LOCK_EX`, with `LOCK_NB` not to wait), waiting through signals.
-    public func lock(_ operation: Int32) throws(Errno) {
+    package func lock(_ operation: Int32) throws(Errno) {
         try systemCall { flock(rawValue, operation) }
     }
 
     /// Gives the open file a second name, `destination` (a hard link; nothing is copied), through
     /// `/proc/self/fd`: the file this descriptor holds, whatever has become of its path since.
-    public func link(to destination: FilePath) throws(Errno) {
+    package func link(to destination: FilePath) throws(Errno) {
         try destination.systemCall { linkat(AT_FDCWD, "/proc/self/fd/\(rawValue)", AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
     }
 
     /// Opens `name`, an entry of the folder this descriptor holds (`openat`), with `options` and
     /// `O_CLOEXEC`; `name` is looked up in that very folder, whatever happens to its path.
-    public func open(_ name: String, options: OpenOptions) throws(Errno) -> FileDescriptor {
+    package func open(_ name: String, options: OpenOptions) throws(Errno) -> FileDescriptor {
         let flags = AccessMode.readOnly.rawValue | options.rawValue | OpenOptions.closeOnExec.rawValue
         return FileDescriptor(rawValue: try systemCall { openat(rawValue, name, flags) })
     }
@@ -38,10 +38,10 @@ extension FileDescriptor.OpenOptions {
     /// Linux's `O_PATH`: a descriptor that only names a folder or file, needing no read permission.
     /// Swift's Glibc module does not import it (it is behind `_GNU_SOURCE`), nor does swift-system
     /// offer it; the same value on x86-64 and ARM64.
-    public static var pathOnly: Self { Self(rawValue: 0o10_000_000) }
+    package static var pathOnly: Self { Self(rawValue: 0o10_000_000) }
 }
 
 extension FilePermissions {
     /// `rw-r--r--`, less the umask: what every file the package creates gets.
-    public static var newFile: Self { [.ownerReadWrite, .groupRead, .otherRead] }
+    package static var newFile: Self { [.ownerReadWrite, .groupRead, .otherRead] }
 }

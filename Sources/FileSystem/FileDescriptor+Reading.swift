@@ -1,17 +1,17 @@
-public import SystemPackage
+package import SystemPackage
 
 /// Reading into byte arrays, on swift-system's `read`, which retries when a signal interrupts it.
 extension FileDescriptor {
     /// Reads into `bytes` from its start until it is full or the file ends; returns the bytes read.
     /// Throws `Errno`.
-    public func read(filling bytes: inout [UInt8]) throws -> Int {
+    package func read(filling bytes: inout [UInt8]) throws -> Int {
         try bytes.withUnsafeMutableBytes { try read(filling: $0) }
     }
 
     /// Up to `count` bytes from the file position, read until there are `count` or the file ends
     /// (fewer at the end of the file). The array is not zeroed first: a photo's megabytes are
     /// written once, by the reads. Throws `Errno`.
-    public func read(upTo count: Int) throws -> [UInt8] {
+    package func read(upTo count: Int) throws -> [UInt8] {
         try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = try read(filling: UnsafeMutableRawBufferPointer(buffer))
         }
@@ -29,7 +29,7 @@ extension FileDescriptor {
 
     /// Reads what is available now into `bytes` (one call, for non-blocking descriptors): the bytes
     /// read, 0 when nothing is available (`EAGAIN`) or at the end. Throws `Errno`.
-    public func readAvailable(into bytes: inout [UInt8]) throws -> Int {
+    package func readAvailable(into bytes: inout [UInt8]) throws -> Int {
         do {
             return try bytes.withUnsafeMutableBytes { try read(into: $0) }
         } catch Errno.resourceTemporarilyUnavailable {
@@ -39,7 +39,7 @@ extension FileDescriptor {
 
     /// Up to `count` bytes from `offset`, without moving the file position (fewer at the end of the
     /// file). Throws `Errno`.
-    public func read(count: Int, at offset: Int64) throws -> [UInt8] {
+    package func read(count: Int, at offset: Int64) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let filled = try bytes.withUnsafeMutableBytes { try read(fromAbsoluteOffset: offset, into: $0) }
         return Array(bytes.prefix(filled))
@@ -47,7 +47,7 @@ extension FileDescriptor {
 
     /// The whole content of the file at `path`, opened read-only with `options` and `O_CLOEXEC`; a
     /// file larger than `limit` bytes throws `Errno.fileTooLarge` unread. Throws `Errno`.
-    public static func contents(of path: FilePath, options: OpenOptions = [], limit: Int = 64 << 20) throws -> [UInt8] {
+    package static func contents(of path: FilePath, options: OpenOptions = [], limit: Int = 64 << 20) throws -> [UInt8] {
         let file = try open(path, .readOnly, options: options.union(.closeOnExec))
         return try file.closeAfter {
             let size = Int(try file.stat().size)

@@ -1,14 +1,14 @@
 internal import SystemPackage
 
 /// A failed file-system call: which call, on which path, and the system's reason.
-public struct FileOperationError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct FileOperationError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What was being done, as the message's verb phrase: "write", "flush the folder".
-    public var operation: String
-    public var path: String
+    package var operation: String
+    package var path: String
     /// The call's `errno`.
-    public var code: Int32
+    package var code: Int32
 
-    public init(operation: String, path: String, code: Int32) {
+    package init(operation: String, path: String, code: Int32) {
         self.operation = operation
         self.path = path
         self.code = code
@@ -16,31 +16,31 @@ public struct FileOperationError: Error, CustomStringConvertible, Sendable, Equa
 
     /// The failure of `operation` on `path` with `error`: its `Errno`, or `EIO` for an error that is
     /// not a system call's.
-    public init(operation: String, path: String, _ error: any Error) {
+    package init(operation: String, path: String, _ error: any Error) {
         self.init(operation: operation, path: path, code: (error as? Errno)?.rawValue ?? Errno.ioError.rawValue)
     }
 
     /// The system's text for `code`: "No space left on device".
-    public var reason: String { Errno(rawValue: code).description }
+    package var reason: String { Errno(rawValue: code).description }
 
-    public var description: String {
+    package var description: String {
         let text = "cannot \(operation) \(path): \(reason)"
         return isOutOfSpace ? text + " (the disk or the file-size limit is full: free space, then run ingest again)" : text
     }
 
     /// The message for a caller whose own message names `subject` already: "cannot write: No space
     /// left on device", with the path only when it is another.
-    public func description(about subject: String) -> String {
+    package func description(about subject: String) -> String {
         "cannot \(operation)\(path == subject ? "" : " " + path): \(reason)"
     }
 
     /// The disk (or the file-size limit) is full: no later write of this run will fare better.
-    public var isOutOfSpace: Bool { [Errno.noSpace, .diskQuotaExceeded, .fileTooLarge].contains(Errno(rawValue: code)) }
+    package var isOutOfSpace: Bool { [Errno.noSpace, .diskQuotaExceeded, .fileTooLarge].contains(Errno(rawValue: code)) }
 
     /// `body`'s result; a system error it throws becomes a `FileOperationError` naming `operation`
     /// and `path` (one it throws already passes as it is).
     @discardableResult
-    public static func attempt<T>(_ operation: String, _ path: String, _ body: () throws -> T) throws(FileOperationError) -> T {
+    package static func attempt<T>(_ operation: String, _ path: String, _ body: () throws -> T) throws(FileOperationError) -> T {
         do {
             return try body()
         } catch let error as FileOperationError {

@@ -1,22 +1,22 @@
 internal import CZBar
-import Vocabulary
+package import Vocabulary
 
 /// A ZBar image scanner. Every ZBar call is in this file and `DecodedSymbol.swift`.
 ///
 /// Not thread-safe, and not to be shared between photos: ZBar's scanner keeps decoder state from
 /// one image to the next, so a shared scanner made a photo's reads depend on the photos before it.
-public final class BarcodeScanner {
+package final class BarcodeScanner {
     private let scanner: OpaquePointer
     private let symbologies: Set<Symbology>
     private let addonsOnly: Bool
     /// Its settings, as `memo` tells its results from other scanners'.
     private let settings: String
     /// Where to find what it read on an image before (`ReadMemo`), or nil.
-    public var memo: ReadMemo?
+    package var memo: ReadMemo?
 
     /// A scanner reading only `symbologies`, along every `density`-th row and column; `rowsOnly`
     /// skips the columns, for images whose bars were turned upright.
-    public convenience init(symbologies: Set<Symbology>, density: Int = 1, rowsOnly: Bool = false) {
+    package convenience init(symbologies: Set<Symbology>, density: Int = 1, rowsOnly: Bool = false) {
         self.init(symbologies: symbologies, density: density, rowsOnly: rowsOnly, addonsOnly: false)
     }
 
@@ -24,7 +24,7 @@ public final class BarcodeScanner {
     /// magazines) alone, along every `density`-th line: each is a symbol of its own, its digits as
     /// text (`DecodedSymbol.isAddon`). Apart from the codes' scanners: with add-ons on, ZBar lost
     /// codes it reads without them (a UPC-A enlarged ×3 gave only its add-on).
-    public static func addons(density: Int) -> BarcodeScanner {
+    package static func addons(density: Int) -> BarcodeScanner {
         BarcodeScanner(symbologies: [], density: density, rowsOnly: false, addonsOnly: true)
     }
 
@@ -55,7 +55,7 @@ public final class BarcodeScanner {
     }
 
     /// Every symbol ZBar decodes in `image`, with coordinates in that image's pixels.
-    public func scan(_ image: GreyImage) -> [DecodedSymbol] {
+    package func scan(_ image: GreyImage) -> [DecodedSymbol] {
         guard let memo else { return read(image) }
         return memo.value(settings, image) { read(image) }
     }
@@ -89,7 +89,7 @@ public final class BarcodeScanner {
     /// lines. How far past is not asked: ZBar's box of a code read by a few lines can be a fraction
     /// of its length, and its box of an add-on only the edge where its decoding finished. The
     /// caller looks only near the code.
-    public static func owner(ofAddonAt box: PixelBox, among codes: [PixelBox]) -> Int? {
+    package static func owner(ofAddonAt box: PixelBox, among codes: [PixelBox]) -> Int? {
         let owner = codes.indices.min { distance(from: codes[$0], to: box) < distance(from: codes[$1], to: box) }
         guard let owner, distance(from: codes[owner], to: box) < .infinity else { return nil }
         return owner

@@ -9,12 +9,12 @@
 /// Why: a HEIC cannot shrink while it loads, and libheif holds a 48 MP photo decoded as YCbCr and
 /// as RGB at once (~330 MB). Beside another worker's decodes that raised a run's peak by more than
 /// the photo's own decoded size; alone, it does not.
-public final class DecodeMemory: Sendable {
+package final class DecodeMemory: Sendable {
     /// Bytes the decodes running at once may reserve together.
-    public var limit: Int { shares.limit }
+    package var limit: Int { shares.limit }
     private let shares: FairShares
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         shares = FairShares(limit: limit)
     }
 

@@ -1,21 +1,21 @@
 /// What one decode of a photo yields.
-public struct DecodedPhoto: Sendable {
-    public var header: ImageHeader
+package struct DecodedPhoto: Sendable {
+    package var header: ImageHeader
     /// The photo's grey pixels at overview size: the green band of RGB, which reads barcodes about
     /// as well as luminance and costs no conversion (not always: zxing-cpp reads
     /// ../shared/realphotos/off/8588005778190_2 on its luminance and not on its green band).
-    public var overview: GreyImage
+    package var overview: GreyImage
     /// How many original pixels one overview pixel spans, each way.
-    public var shrink: Int
-    public var thumbnail: Thumbnail
+    package var shrink: Int
+    package var thumbnail: Thumbnail
     /// The grey pixels at full resolution, when the photo was shrunk after decoding (formats without
     /// shrink-on-load: HEIC, PNG, WebP…) and so is in memory anyway; a JPEG's are decoded again by
     /// region (`JPEGRegion`) instead.
-    public var fullResolution: GreyImage?
+    package var fullResolution: GreyImage?
 
     /// The grey pixels of `box` (full-resolution coordinates) and the rectangle they cover: from
     /// `fullResolution` when the decode kept it, else decoded again from the JPEG `bytes`.
-    public func fullResolution(_ box: PixelBox, from bytes: [UInt8]) throws(ImageError) -> (pixels: GreyImage, origin: PixelBox) {
+    package func fullResolution(_ box: PixelBox, from bytes: [UInt8]) throws(ImageError) -> (pixels: GreyImage, origin: PixelBox) {
         guard let full = fullResolution else { return try JPEGRegion.grey(bytes, box: box) }
         let inside = box.clamped(width: full.width, height: full.height)
         return (full.cropped(to: inside), inside)

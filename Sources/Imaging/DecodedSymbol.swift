@@ -1,18 +1,18 @@
 internal import CZBar
 import Foundation
-import Vocabulary
+package import Vocabulary
 
 /// One symbol as ZBar reported it, before check-digit validation and normalisation.
-public struct DecodedSymbol: Equatable, Sendable {
-    public var symbology: Symbology
-    public var text: String
+package struct DecodedSymbol: Equatable, Sendable {
+    package var symbology: Symbology
+    package var text: String
     /// ZBar's quality: for linear codes the number of scan lines that agreed.
-    public var quality: Int
+    package var quality: Int
     /// Bounding box of ZBar's location points.
-    public var box: PixelBox
+    package var box: PixelBox
     /// True for the 2- or 5-digit add-on printed beside an EAN-13 or UPC code, read alone
     /// (`BarcodeScanner.addons()`): its digits are `text`.
-    public var isAddon = false
+    package var isAddon = false
 
     init?(_ symbol: OpaquePointer) {
         guard let symbology = Symbology(zbarType: zbar_symbol_get_type(symbol)),
@@ -55,7 +55,7 @@ public struct DecodedSymbol: Equatable, Sendable {
         return String(bytes.map { Character(Unicode.Scalar($0)) })
     }
 
-    public init(symbology: Symbology, text: String, quality: Int, box: PixelBox) {
+    package init(symbology: Symbology, text: String, quality: Int, box: PixelBox) {
         self.symbology = symbology
         self.text = text
         self.quality = quality

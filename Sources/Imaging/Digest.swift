@@ -2,9 +2,9 @@ internal import CCrypto
 
 /// The one place that calls OpenSSL's libcrypto: SHA-256 with the CPU's SHA instructions where it
 /// has them, several times faster than a portable implementation (a 12 MP photo: ~3 ms, not ~9).
-public enum Digest {
+package enum Digest {
     /// Lower-case hex SHA-256 of `bytes`.
-    public static func sha256(_ bytes: [UInt8]) -> String {
+    package static func sha256(_ bytes: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let succeeded = bytes.withUnsafeBytes { input in

@@ -3,19 +3,19 @@ internal import CImageOps
 /// How well each EAN-13 / UPC-A digit pattern fits each digit place along one line across a code's
 /// bars, under the best placement of the code on the line (see `ingest_ean_fit_line`); or each
 /// UPC-E digit pattern (`upcE`: its six places are laid out as an EAN-13's left half).
-public struct EANLineFit: Sendable {
+package struct EANLineFit: Sendable {
     /// Per left-half place (6 × 20): the cost of digits 0–9 in set A, then 0–9 in set B. A UPC-E's
     /// six places, when fitted as one.
-    public var left: [Float]
+    package var left: [Float]
     /// Per right-half place (6 × 10): the cost of digits 0–9 in set C; all 1 for a UPC-E.
-    public var right: [Float]
+    package var right: [Float]
     /// The summed cost of the best digit at every place: 0 is a perfect fit, 12 (a UPC-E's 6) none at all.
-    public var cost: Double
+    package var cost: Double
 
     /// How a code is placed on each line: an EAN-13's or UPC-A's 95 modules as one, or each half
     /// alone, or as one seen at an angle (`perspective`: module widths growing across the code);
     /// or a UPC-E's 51.
-    public enum Layout: Sendable, Hashable {
+    package enum Layout: Sendable, Hashable {
         case whole, halves, perspective, upcE
 
         /// The mode of `ingest_ean_fit_line`.
@@ -29,16 +29,16 @@ public struct EANLineFit: Sendable {
         }
 
         /// From the first bar's edge to the last.
-        public var modules: Double { self == .upcE ? 51 : 95 }
+        package var modules: Double { self == .upcE ? 51 : 95 }
         /// The digit places fitted.
-        public var places: Int { self == .upcE ? 6 : 12 }
+        package var places: Int { self == .upcE ? 6 : 12 }
     }
 
     /// Fits the code to `darkness` (one value per pixel, ink high) whose first and last bar edges
     /// are near `firstEdge` and `lastEdge`; nil when the code does not fit inside the line.
     /// `.halves`: each half of the code is placed on the line alone (a code on a curved or folded
     /// package, one half stretched against the other).
-    public init?(darkness: [Float], firstEdge: Double, lastEdge: Double, layout: Layout = .whole) {
+    package init?(darkness: [Float], firstEdge: Double, lastEdge: Double, layout: Layout = .whole) {
         self.init(darkness: darkness, firstEdge: firstEdge, lastEdge: lastEdge, layout: layout, portable: false)
     }
 

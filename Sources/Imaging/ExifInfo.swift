@@ -2,18 +2,18 @@ internal import CExif
 import Foundation
 
 /// The EXIF fields the pipeline uses, read with libexif. Every libexif call is in this file.
-public struct ExifInfo: Equatable, Sendable {
-    public var dateTimeOriginal: String?
-    public var subSecTimeOriginal: String?
+package struct ExifInfo: Equatable, Sendable {
+    package var dateTimeOriginal: String?
+    package var subSecTimeOriginal: String?
     /// OffsetTimeOriginal (0x9011), falling back to OffsetTime (0x9010).
-    public var offset: String?
-    public var orientation: Int?
-    public var make: String?
-    public var model: String?
+    package var offset: String?
+    package var orientation: Int?
+    package var make: String?
+    package var model: String?
 
     /// Parses an EXIF block as libvips hands it over: `Exif\0\0` then TIFF data from JPEG and HEIC,
     /// bare TIFF data from PNG and WebP. Nil when it holds nothing usable.
-    public init?(block: [UInt8]) {
+    package init?(block: [UInt8]) {
         guard !block.isEmpty, let data = exif_data_new() else { return nil }
         // libexif only recognises a block that starts with the JPEG APP1 header.
         let header: [UInt8] = Array("Exif".utf8) + [0, 0]
@@ -39,7 +39,7 @@ public struct ExifInfo: Equatable, Sendable {
         if dateTimeOriginal == nil, orientation == nil, make == nil, model == nil { return nil }
     }
 
-    public init(dateTimeOriginal: String? = nil, subSecTimeOriginal: String? = nil, offset: String? = nil,
+    package init(dateTimeOriginal: String? = nil, subSecTimeOriginal: String? = nil, offset: String? = nil,
          orientation: Int? = nil, make: String? = nil, model: String? = nil) {
         self.dateTimeOriginal = dateTimeOriginal
         self.subSecTimeOriginal = subSecTimeOriginal

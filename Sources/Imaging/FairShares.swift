@@ -5,9 +5,9 @@ import Foundation
 /// larger than the whole waits until nothing else runs, then runs alone. Every later share waits
 /// behind a waiting one, so a large share is not passed over by a stream of small ones.
 // @unchecked: every mutable property is read and written only with `condition` locked.
-public final class FairShares: @unchecked Sendable {
+package final class FairShares: @unchecked Sendable {
     /// What the shares taken at once may add up to.
-    public let limit: Int
+    package let limit: Int
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var taken = 0
@@ -15,13 +15,13 @@ public final class FairShares: @unchecked Sendable {
     private var nextTurn = 0
     private var turn = 0
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// Runs `body` once `amount` fits beside the shares already taken (or none is), holding it
     /// until `body` returns.
-    public func withShare<T, Failure: Error>(of amount: Int, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+    package func withShare<T, Failure: Error>(of amount: Int, _ body: () throws(Failure) -> T) throws(Failure) -> T {
         condition.lock()
         let mine = nextTurn
         nextTurn += 1
@@ -44,12 +44,12 @@ public final class FairShares: @unchecked Sendable {
     }
 
     /// Runs `body` with nothing else running: the whole budget, and more.
-    public func alone<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    package func alone<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         try withShare(of: limit + 1, body)
     }
 
     /// Shares waiting for their turn.
-    public var waiting: Int {
+    package var waiting: Int {
         condition.lock()
         defer { condition.unlock() }
         return nextTurn - turn

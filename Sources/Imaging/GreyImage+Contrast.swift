@@ -2,7 +2,7 @@ extension GreyImage {
     /// The image with its edges steepened (unsharp masking: each pixel pushed away from the mean of
     /// the (2·radius+1)² square around it by 1.5 times the difference), against the blur that merges
     /// a code's narrow bars and spaces.
-    public func sharpened(radius: Int = 2) -> GreyImage {
+    package func sharpened(radius: Int = 2) -> GreyImage {
         let blurred = boxBlurred(radius: radius)
         var out = [UInt8](repeating: 0, count: pixels.count)
         for index in pixels.indices {
@@ -14,7 +14,7 @@ extension GreyImage {
 
     /// The image with its levels stretched so the darkest and lightest 1 % become black and white:
     /// a code printed in low contrast, or photographed under glare, spans the whole range then.
-    public func stretched() -> GreyImage {
+    package func stretched() -> GreyImage {
         var histogram = [Int](repeating: 0, count: 256)
         for value in pixels { histogram[Int(value)] += 1 }
         let cut = pixels.count / 100

@@ -6,7 +6,7 @@ extension GreyImage {
     /// Per cell of a `columns` × `rows` grid of `cell` × `cell` pixels from the top left, row by
     /// row, seven sums over its pixels off the image's border of the central differences gx and
     /// gy: gx², gy², gx·gy, gx, gy, |gx|, |gy|.
-    public func cellGradientSums(cell: Int, columns: Int, rows: Int) -> [Int] {
+    package func cellGradientSums(cell: Int, columns: Int, rows: Int) -> [Int] {
         var sums = [Int64](repeating: 0, count: 7 * columns * rows)
         var lanes = [Int32](repeating: 0, count: 7 * width)
         pixels.withUnsafeBufferPointer { p in
@@ -17,14 +17,14 @@ extension GreyImage {
     }
 
     /// The sum of the 4-neighbour Laplacian over the pixels off the border, and of its squares.
-    public func laplacianSums() -> (sum: Int, squares: Int) {
+    package func laplacianSums() -> (sum: Int, squares: Int) {
         var sum: Int64 = 0, squares: Int64 = 0
         pixels.withUnsafeBufferPointer { ingest_laplacian_sums($0.baseAddress, Int32(width), Int32(height), &sum, &squares) }
         return (Int(sum), Int(squares))
     }
 
     /// The sum of the grey levels and of their squares.
-    public func levelSums() -> (sum: Int, squares: Int) {
+    package func levelSums() -> (sum: Int, squares: Int) {
         var sum: Int64 = 0, squares: Int64 = 0
         pixels.withUnsafeBufferPointer { ingest_level_sums($0.baseAddress, $0.count, &sum, &squares) }
         return (Int(sum), Int(squares))

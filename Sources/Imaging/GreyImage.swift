@@ -1,12 +1,12 @@
 internal import CImageOps
 
 /// An 8-bit single-band picture in memory, rows top to bottom.
-public struct GreyImage: Sendable {
-    public var width: Int
-    public var height: Int
-    public var pixels: [UInt8]
+package struct GreyImage: Sendable {
+    package var width: Int
+    package var height: Int
+    package var pixels: [UInt8]
 
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height)
         self.width = width
         self.height = height
@@ -17,7 +17,7 @@ public struct GreyImage: Sendable {
 extension GreyImage {
     /// The image shrunk so its long edge is at most `edge` pixels, by area averaging. Throws when
     /// the working memory cannot be had.
-    public func shrunk(toLongEdge edge: Int) throws(ImageError) -> GreyImage {
+    package func shrunk(toLongEdge edge: Int) throws(ImageError) -> GreyImage {
         let long = max(width, height)
         guard long > edge else { return self }
         let newWidth = max(1, Int((Double(width) * Double(edge) / Double(long)).rounded()))
@@ -31,7 +31,7 @@ extension GreyImage {
     }
 
     /// The pixels inside `box` (which must lie within the image).
-    public func cropped(to box: PixelBox) -> GreyImage {
+    package func cropped(to box: PixelBox) -> GreyImage {
         var copy = [UInt8]()
         copy.reserveCapacity(box.width * box.height)
         for row in box.y..<(box.y + box.height) {
@@ -44,7 +44,7 @@ extension GreyImage {
     /// Where the mean of `box` lies between its dark end (5th percentile) and its light end (95th):
     /// about 0.5 for a region half ink, near 1 for a light background with a few dark marks. 1 when
     /// the two ends are equal: less than a tenth of the region differs from the rest, far from half.
-    public func lightness(of box: PixelBox) -> Double {
+    package func lightness(of box: PixelBox) -> Double {
         let box = box.clamped(width: width, height: height)
         var histogram = [Int](repeating: 0, count: 256)
         var sum = 0
@@ -75,7 +75,7 @@ extension GreyImage {
     /// The pixels of `box` turned by `angle` degrees (libvips' sense: a gradient at angle θ from +x
     /// turns horizontal by −θ) and scaled by `scale` with bilinear interpolation (codes read as well
     /// as from libvips' bicubic, measured on the hard set); white outside the box. With `smoothRows` > 1 each row is then averaged with its neighbours, along upright bars.
-    public func region(_ box: PixelBox, angle: Double, scale: Double, smoothRows: Int) throws(ImageError) -> GreyImage {
+    package func region(_ box: PixelBox, angle: Double, scale: Double, smoothRows: Int) throws(ImageError) -> GreyImage {
         let box = box.clamped(width: width, height: height)
         var outWidth: Int32 = 0, outHeight: Int32 = 0
         ingest_region_size(Int32(box.width), Int32(box.height), angle, scale, &outWidth, &outHeight)
@@ -101,7 +101,7 @@ extension GreyImage {
     /// The image with each row averaged with its neighbours, `rows` in all: `region`'s smoothing
     /// (`region(box, …, smoothRows: n)` is `region(box, …, smoothRows: 1).smoothed(rows: n)`, pixel
     /// for pixel), so one sampled region serves several smoothings.
-    public func smoothed(rows: Int) throws(ImageError) -> GreyImage {
+    package func smoothed(rows: Int) throws(ImageError) -> GreyImage {
         guard rows > 1 else { return self }
         var out = pixels
         let status = out.withUnsafeMutableBufferPointer { ingest_smooth_rows($0.baseAddress, Int32(width), Int32(height), Int32(rows)) }
@@ -113,7 +113,7 @@ extension GreyImage {
 extension GreyImage {
     /// The image inside a border `margin` pixels wide of `value`: the quiet zone a reader needs
     /// beside a code's first and last bars, which a photo cropped close to the code lacks.
-    public func padded(by margin: Int, value: UInt8 = 255) -> GreyImage {
+    package func padded(by margin: Int, value: UInt8 = 255) -> GreyImage {
         let paddedWidth = width + 2 * margin
         var copy = [UInt8](repeating: value, count: paddedWidth * (height + 2 * margin))
         for row in 0..<height {
@@ -124,7 +124,7 @@ extension GreyImage {
     }
 
     /// Dark and light swapped: codes printed light on dark read like any other.
-    public func inverted() -> GreyImage {
+    package func inverted() -> GreyImage {
         GreyImage(width: width, height: height, pixels: pixels.map { 255 - $0 })
     }
 }

@@ -1,5 +1,5 @@
 /// Why an image could not be read, decoded or made. `description` is the reason a person reads.
-public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No accepted loader (JPEG, PNG, WebP, TIFF, HEIC) recognises the bytes.
     case notAnImage
     /// The header announces more pixels than the limit; nothing was decoded.
@@ -11,7 +11,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An image library failed for a reason that is not the image's (libvips did not start).
     case libraryFailed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAnImage: "not an image in a supported format (JPEG, PNG, WebP, TIFF, HEIC)"
         case .tooManyPixels(let width, let height, let limit):

@@ -1,18 +1,18 @@
-import Vocabulary
+package import Vocabulary
 /// What an image's header says, read without decoding its pixels.
-public struct ImageHeader: Sendable, Equatable {
-    public var format: ImageFormat
+package struct ImageHeader: Sendable, Equatable {
+    package var format: ImageFormat
     /// Stored pixel size, before the EXIF orientation is applied.
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// The EXIF orientation (1…8), 1 when there is none.
-    public var orientation: Int
+    package var orientation: Int
     /// The EXIF fields, when the image carries a usable EXIF block.
-    public var exif: ExifInfo?
+    package var exif: ExifInfo?
 
     /// Reads the header of `bytes`; throws `ImageError.notAnImage` when no accepted loader
     /// recognises them, `.undecodable` when the header is damaged.
-    public init(reading bytes: [UInt8]) throws(ImageError) {
+    package init(reading bytes: [UInt8]) throws(ImageError) {
         try Vips.start()
         self = try bytes.withImageBytes { bytes throws(ImageError) in
             guard let format = Vips.format(of: bytes) else { throw .notAnImage }
@@ -29,7 +29,7 @@ public struct ImageHeader: Sendable, Equatable {
     }
 
     /// The width and height once turned upright per the orientation.
-    public var uprightSize: (width: Int, height: Int) {
+    package var uprightSize: (width: Int, height: Int) {
         orientation >= 5 ? (height, width) : (width, height)
     }
 }

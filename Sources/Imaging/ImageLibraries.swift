@@ -1,10 +1,10 @@
 internal import CMemory
 
 /// The C image libraries as a whole.
-public enum ImageLibraries {
+package enum ImageLibraries {
     /// Starts libvips (once per process); throws when it cannot start. Call it before the work
     /// begins, so a broken installation stops the run instead of failing every photo.
-    public static func start() throws(ImageError) {
+    package static func start() throws(ImageError) {
         try Vips.start()
     }
 
@@ -17,7 +17,7 @@ public enum ImageLibraries {
     /// peaked at 430–505 MB, 357–395 MB with 2 arenas, at the same speed (and the 12 MP JPEG
     /// corpus at 85 MB instead of 96). A setting of the whole process: the executable decides,
     /// once, before any work.
-    public static func keepFreedBuffersForReuse(workers: Int) {
+    package static func keepFreedBuffersForReuse(workers: Int) {
         _ = ingest_keep_freed_memory(Int32(clamping: max(1, workers)))
     }
 

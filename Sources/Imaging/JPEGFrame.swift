@@ -1,9 +1,9 @@
 /// The pixel size a JPEG's frame header (SOF) declares, read from its bytes without decoding and
 /// without libvips: a cheap check of the thumbnails `ingest` writes, which are always JPEG.
-public enum JPEGFrame {
+package enum JPEGFrame {
     /// Width and height of a baseline or progressive JPEG; nil when `bytes` is not a JPEG or has
     /// no frame header.
-    public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
+    package static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var index = 2
         while index + 9 < bytes.count {

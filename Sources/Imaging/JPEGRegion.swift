@@ -4,10 +4,10 @@ import Foundation
 /// The one place that calls libjpeg-turbo directly: full-resolution luminance of one region of a
 /// JPEG, for barcodes too fine for the overview. libvips cannot skip rows or columns, so it would
 /// decode every pixel above the region in colour; this decodes only what the region needs.
-public enum JPEGRegion {
+package enum JPEGRegion {
     /// The grey pixels of `box` (stored, not rotated, full-resolution coordinates), and where they
     /// lie: the crop widens to whole JPEG blocks, so the result may start left of `box` and be wider.
-    public static func grey(_ jpeg: [UInt8], box: PixelBox) throws(ImageError) -> (pixels: GreyImage, origin: PixelBox) {
+    package static func grey(_ jpeg: [UInt8], box: PixelBox) throws(ImageError) -> (pixels: GreyImage, origin: PixelBox) {
         var region = ingest_grey_region()
         var message = [CChar](repeating: 0, count: 256)
         let status = jpeg.withUnsafeBytes { bytes in

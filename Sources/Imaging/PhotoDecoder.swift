@@ -6,19 +6,19 @@ import Vocabulary
 /// A JPEG is decoded with shrink-on-load down to about `overviewEdge` on its long edge (a 12 MP
 /// photo at 1/4): 16× fewer pixels than a full decode, enough for the thumbnail, the quality metrics
 /// and most barcodes; `JPEGRegion` goes back to full resolution for small ones. Thread-safe.
-public struct PhotoDecoder: Sendable {
+package struct PhotoDecoder: Sendable {
     /// Images with more pixels are refused from their header, before decoding.
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// Images with a side shorter than this are refused from their header.
-    public var minSide: Int
+    package var minSide: Int
     /// The thumbnail's width once upright.
-    public var thumbnailWidth: Int
+    package var thumbnailWidth: Int
     /// The long edge a JPEG is shrunk towards while it is decoded.
-    public var overviewEdge = 1000
+    package var overviewEdge = 1000
     /// Shared by the decoders of one run: the memory their decodes hold at once; nil, unbounded.
-    public var memory: DecodeMemory?
+    package var memory: DecodeMemory?
 
-    public init(maxPixels: Int, minSide: Int = 1, thumbnailWidth: Int) {
+    package init(maxPixels: Int, minSide: Int = 1, thumbnailWidth: Int) {
         self.maxPixels = maxPixels
         self.minSide = minSide
         self.thumbnailWidth = thumbnailWidth
@@ -26,7 +26,7 @@ public struct PhotoDecoder: Sendable {
 
     /// The photo in `bytes`, decoded once. Throws `ImageError` for anything but a sound image of an
     /// accepted format within `maxPixels` and `minSide`.
-    public func decode(_ bytes: [UInt8]) throws(ImageError) -> DecodedPhoto {
+    package func decode(_ bytes: [UInt8]) throws(ImageError) -> DecodedPhoto {
         try Vips.start()
         return try bytes.withImageBytes { bytes throws(ImageError) in
             guard let format = Vips.format(of: bytes) else { throw .notAnImage }

@@ -13,7 +13,7 @@ import Foundation
 /// every set the explanation a reader without the memo gives, byte for byte.
 // @unchecked: its two tables are read and written only inside `lock`; what they hold (grey images,
 // read results) is immutable once stored.
-public final class ReadMemo: @unchecked Sendable {
+package final class ReadMemo: @unchecked Sendable {
     private struct Key: Hashable {
         let reader: String
         let width: Int
@@ -43,10 +43,10 @@ public final class ReadMemo: @unchecked Sendable {
     private var results: [Key: Any] = [:]
     private var regions: [RegionKey: (source: GreyImage, region: GreyImage)] = [:]
 
-    public init() {}
+    package init() {}
 
     /// What `reader` (a decoder and its settings) gave on `image`, made by `read` the first time.
-    public func value<T>(_ reader: String, _ image: GreyImage, read: () -> T) -> T {
+    package func value<T>(_ reader: String, _ image: GreyImage, read: () -> T) -> T {
         let key = Key(reader: reader, width: image.width, height: image.height, pixels: image.pixels)
         if let done = lock.withLock({ results[key] }) as? T { return done }
         let value = read()
@@ -55,7 +55,7 @@ public final class ReadMemo: @unchecked Sendable {
     }
 
     /// `image.region(box, angle:scale:smoothRows:)`, cut out once.
-    public func region(of image: GreyImage, _ box: PixelBox, angle: Double, scale: Double, smoothRows: Int) throws(ImageError) -> GreyImage {
+    package func region(of image: GreyImage, _ box: PixelBox, angle: Double, scale: Double, smoothRows: Int) throws(ImageError) -> GreyImage {
         let storage = image.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         let key = RegionKey(storage: storage, width: image.width, height: image.height, x: box.x, y: box.y,
                             boxWidth: box.width, boxHeight: box.height, angle: angle, scale: scale, smoothRows: smoothRows)

@@ -1,17 +1,17 @@
 internal import CZXingShim
-import Vocabulary
+package import Vocabulary
 
 /// zxing-cpp, the second barcode decoder: it binarises and finds codes differently from ZBar, so
 /// it reads some photos ZBar cannot (and the other way round). Every zxing-cpp call is in this file.
 ///
 /// Stateless: a photo's reads do not depend on what was read before, and any thread may use it.
-public struct ZXingScanner: Sendable {
+package struct ZXingScanner: Sendable {
     private let formats: Int32
     private let symbologies: Set<Symbology>
     /// Where to find what it read on an image before (`ReadMemo`), or nil.
-    public var memo: ReadMemo?
+    package var memo: ReadMemo?
 
-    public init(symbologies: Set<Symbology>) {
+    package init(symbologies: Set<Symbology>) {
         self.symbologies = symbologies
         formats = symbologies.reduce(0) { $0 | $1.zxingFormat }
     }
@@ -31,24 +31,24 @@ public struct ZXingScanner: Sendable {
     }
 
     /// The ways zxing-cpp may look at an image beyond as it is.
-    public struct Ways: OptionSet, Sendable {
-        public let rawValue: Int32
-        public init(rawValue: Int32) { self.rawValue = rawValue }
+    package struct Ways: OptionSet, Sendable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
 
         /// Turned by a right angle: a linear code's lines also run down the columns, so a code
         /// reads whichever way the photo was stored (a phone held upright stores it lying).
-        public static let turned = Ways(rawValue: INGEST_ZXING_TURNED)
-        public static let shrunk = Ways(rawValue: INGEST_ZXING_SHRUNK)
-        public static let inverted = Ways(rawValue: INGEST_ZXING_INVERTED)
+        package static let turned = Ways(rawValue: INGEST_ZXING_TURNED)
+        package static let shrunk = Ways(rawValue: INGEST_ZXING_SHRUNK)
+        package static let inverted = Ways(rawValue: INGEST_ZXING_INVERTED)
         /// What zxing-cpp's own defaults try.
-        public static let every: Ways = [.turned, .shrunk, .inverted]
+        package static let every: Ways = [.turned, .shrunk, .inverted]
     }
 
     /// Every symbol zxing-cpp decodes in `image` as it is, and in the `ways` asked for (the caller
     /// turns, shrinks or inverts itself otherwise), with coordinates in that image's pixels; none
     /// when zxing-cpp fails. A linear code's `quality` is the pixel rows (or columns, read turned)
     /// its agreeing lines stand for (`pixelRows`), whatever the image's size.
-    public func scan(_ image: GreyImage, ways: Ways = []) -> [DecodedSymbol] {
+    package func scan(_ image: GreyImage, ways: Ways = []) -> [DecodedSymbol] {
         guard let memo else { return read(image, ways: ways) }
         return memo.value("zxing-cpp \(formats) \(ways.rawValue)", image) { read(image, ways: ways) }
     }

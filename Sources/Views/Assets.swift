@@ -1,8 +1,8 @@
 /// The pages' one stylesheet and one script, served as files (`/assets/…`; an export writes them
 /// beside its pages): no inline script or style, no build step, nothing fetched from elsewhere.
-public enum Assets {
+package enum Assets {
     /// The files by name, with their content types.
-    public static let files: [String: (contentType: String, text: String)] = [
+    package static let files: [String: (contentType: String, text: String)] = [
         "app.css": ("text/css; charset=utf-8", stylesheet + captureStylesheet),
         "app.js": ("text/javascript; charset=utf-8", script + captureScript),
         "icon.svg": ("image/svg+xml", icon),

@@ -1,19 +1,20 @@
-import Catalog
+package import Catalog
 import Foundation
+import Vocabulary
 
 /// One barcode hit of `show --json`; the box is in the scanned image's stored pixels.
-public struct BarcodeJSON: Encodable, Sendable {
-    public var symbology: String
-    public var text: String
-    @NullWhenAbsent public var gtin13: String?
-    @NullWhenAbsent public var addon: String?
-    public var quality: Int
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+package struct BarcodeJSON: Encodable, Sendable {
+    package var symbology: String
+    package var text: String
+    @NullWhenAbsent package var gtin13: String?
+    @NullWhenAbsent package var addon: String?
+    package var quality: Int
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
 
-    public init(_ hit: BarcodeHit) {
+    package init(_ hit: BarcodeHit) {
         symbology = hit.symbology.rawValue
         text = hit.text
         gtin13 = hit.gtin13

@@ -1,17 +1,17 @@
-import Catalog
+package import Catalog
 import Foundation
 import Vocabulary
 
 /// One capture as the catalogue grid and the review queue show it.
-public struct CaptureCard: Sendable {
-    public var capture: Capture
-    public var product: Product?
+package struct CaptureCard: Sendable {
+    package var capture: Capture
+    package var product: Product?
     /// The first photo, whose thumbnail the card shows.
-    public var thumbnail: Photo?
+    package var thumbnail: Photo?
     /// The agent's latest name, else the one at capture time.
-    public var agentName: String?
+    package var agentName: String?
 
-    public init(capture: Capture, product: Product?, thumbnail: Photo?, agentName: String?) {
+    package init(capture: Capture, product: Product?, thumbnail: Photo?, agentName: String?) {
         self.capture = capture
         self.product = product
         self.thumbnail = thumbnail

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Vocabulary
 
 extension CapturePage {
     /// One photo: its thumbnail with the barcode hits drawn over it (SVG, so no inline style is

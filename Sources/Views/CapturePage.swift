@@ -1,29 +1,29 @@
-import Catalog
+package import Catalog
 import Foundation
 import Vocabulary
 
 /// One capture with everything the catalogue knows: its product, time, agent context, every photo
 /// with its barcode hits drawn on the thumbnail and its quality, the edits that touched it, and
 /// the corrections a person can make.
-public struct CapturePage: Sendable {
+package struct CapturePage: Sendable {
     /// A photo and the barcodes read on it.
-    public struct PhotoEntry: Sendable {
-        public var photo: Photo
-        public var hits: [BarcodeHit]
+    package struct PhotoEntry: Sendable {
+        package var photo: Photo
+        package var hits: [BarcodeHit]
     }
 
-    public var capture: Capture
-    public var product: Product?
-    public var agents: [String: Agent]
-    public var photos: [PhotoEntry]
+    package var capture: Capture
+    package var product: Product?
+    package var agents: [String: Agent]
+    package var photos: [PhotoEntry]
     /// The edits that touched the capture, newest first.
-    public var edits: [Edit]
+    package var edits: [Edit]
 
     /// Edits the page lists.
     static let historyLength = 20
 
     /// The page of capture `id` (the whole id); nil when there is none.
-    public static func load(id: String, from catalogue: Catalogue) throws -> CapturePage? {
+    package static func load(id: String, from catalogue: Catalogue) throws -> CapturePage? {
         guard let capture = try catalogue.capture(id: id) else { return nil }
         let rows = try catalogue.photos(ofCapture: capture.id)
         let hits = try catalogue.hits(ofPhotos: rows.map(\.id))
@@ -34,11 +34,11 @@ public struct CapturePage: Sendable {
     }
 
     /// What `show --json` prints, and `/api/captures/{id}` answers.
-    public var json: CaptureJSON {
+    package var json: CaptureJSON {
         CaptureJSON(capture, agents: agents, product: product, photos: photos.map { PhotoJSON($0.photo, hits: $0.hits) })
     }
 
-    public func html(_ context: PageContext) -> HTML {
+    package func html(_ context: PageContext) -> HTML {
         let title = CaptureCard.title(capture, product)
         return PageLayout.page(title: title, context: context, content: """
             <h1>\(title) \(CaptureCard.rating(capture.rating))</h1>

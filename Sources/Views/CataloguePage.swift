@@ -1,27 +1,27 @@
-import Catalog
+package import Catalog
 import Vocabulary
 
 /// The catalogue: a grid of captures, newest first, filtered, one page at a time. A page is one
 /// cursor-paged read of the filter's index (`Catalogue.forEachCapture`), the first photos of its
 /// captures in one more, and a count of the matches that stops at `countLimit`: its cost does not
 /// grow with the catalogue.
-public struct CataloguePage: Sendable {
-    public var query: CatalogueQuery
-    public var cards: [CaptureCard]
+package struct CataloguePage: Sendable {
+    package var query: CatalogueQuery
+    package var cards: [CaptureCard]
     /// Every agent, by id: the names cards and JSON show.
-    public var agents: [String: Agent]
+    package var agents: [String: Agent]
     /// How many captures the filters match, counted up to `countLimit`.
-    public var matching: Int
+    package var matching: Int
     /// Where the next (older) page starts; nil on the last page.
-    public var next: CaptureCursor?
+    package var next: CaptureCursor?
 
     /// Captures a page shows.
-    public static let pageSize = 48
+    package static let pageSize = 48
     /// Matches are counted up to this many: "more than 10,000" is as useful as the exact number.
-    public static let countLimit = 10_001
+    package static let countLimit = 10_001
 
     /// The page `query` asks for, of at most `size` captures.
-    public static func load(_ query: CatalogueQuery, from catalogue: Catalogue, size: Int = pageSize) throws -> CataloguePage {
+    package static func load(_ query: CatalogueQuery, from catalogue: Catalogue, size: Int = pageSize) throws -> CataloguePage {
         var found: [(Capture, Product?)] = []
         try catalogue.forEachCapture(matching: query.filter, limit: size + 1, before: query.before) { found.append(($0, $1)) }
         let next = found.count > size ? CaptureCursor(found[size - 1].0) : nil
@@ -35,7 +35,7 @@ public struct CataloguePage: Sendable {
     }
 
     /// The page; `exportPage` numbers it within a static export, which has no filters.
-    public func html(_ context: PageContext, exportPage: Int? = nil) -> HTML {
+    package func html(_ context: PageContext, exportPage: Int? = nil) -> HTML {
         let links = context.links
         let count = matching >= Self.countLimit ? "More than \(Self.countLimit - 1)" : "\(matching)"
         let problems: [HTML] = query.problems.map { "<p class=\"problem\">\($0)</p>" }

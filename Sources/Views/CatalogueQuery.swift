@@ -1,4 +1,4 @@
-import Catalog
+package import Catalog
 import Foundation
 import Vocabulary
 
@@ -8,23 +8,23 @@ import Vocabulary
 /// Parameters: `agent`, `since` and `until` (a day or an ISO 8601 time, as `list` takes them),
 /// `barcode`, `nobarcode=1`, `rating`, `set`, `q` (free text), `before` (a cursor: the page after
 /// that place). Empty values are no filter. A value that cannot be read is kept in `problems`.
-public struct CatalogueQuery: Hashable, Sendable {
-    public var agent = ""
-    public var since = ""
-    public var until = ""
-    public var barcode = ""
-    public var noBarcode = false
-    public var rating = ""
-    public var setName = ""
-    public var search = ""
-    public var before: CaptureCursor?
+package struct CatalogueQuery: Hashable, Sendable {
+    package var agent = ""
+    package var since = ""
+    package var until = ""
+    package var barcode = ""
+    package var noBarcode = false
+    package var rating = ""
+    package var setName = ""
+    package var search = ""
+    package var before: CaptureCursor?
     /// What could not be read, one sentence each.
-    public private(set) var problems: [String] = []
+    package private(set) var problems: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// Reads the parameters (name, value pairs, percent-decoded); unknown names are ignored.
-    public init(parameters: [(String, String)]) {
+    package init(parameters: [(String, String)]) {
         for (name, value) in parameters {
             let value = value.trimmingCharacters(in: .whitespaces)
             switch name {
@@ -48,7 +48,7 @@ public struct CatalogueQuery: Hashable, Sendable {
     }
 
     /// The captures the filters match (filters that could not be read are left out).
-    public var filter: CaptureFilter {
+    package var filter: CaptureFilter {
         func given(_ text: String) -> String? { text.isEmpty ? nil : text }
         return CaptureFilter(barcode: noBarcode ? nil : given(barcode), setName: given(setName),
                              since: TimeBound(parsing: since)?.seconds, until: TimeBound(parsing: until)?.untilSeconds,
@@ -56,10 +56,10 @@ public struct CatalogueQuery: Hashable, Sendable {
     }
 
     /// Whether any filter is set.
-    public var isFiltered: Bool { filter != CaptureFilter() }
+    package var isFiltered: Bool { filter != CaptureFilter() }
 
     /// The query string of these filters, starting after `before` when given (no leading `?`).
-    public func queryString(before cursor: CaptureCursor? = nil) -> String {
+    package func queryString(before cursor: CaptureCursor? = nil) -> String {
         var items: [(String, String)] = []
         for (name, value) in [("agent", agent), ("since", since), ("until", until), ("barcode", barcode),
                               ("rating", rating), ("set", setName), ("q", search)] where !value.isEmpty {
@@ -71,12 +71,12 @@ public struct CatalogueQuery: Hashable, Sendable {
     }
 
     /// A cursor as text: its time, `~`, its capture id.
-    public static func text(_ cursor: CaptureCursor) -> String {
+    package static func text(_ cursor: CaptureCursor) -> String {
         "\(cursor.capturedUTC)~\(cursor.id)"
     }
 
     /// The cursor `text(_:)` wrote; nil for anything else.
-    public static func cursor(_ text: String) -> CaptureCursor? {
+    package static func cursor(_ text: String) -> CaptureCursor? {
         let parts = text.split(separator: "~", maxSplits: 1)
         guard parts.count == 2, let seconds = Double(parts[0]), seconds.isFinite, !parts[1].isEmpty,
               parts[1].count <= 64 else { return nil }
@@ -89,7 +89,7 @@ public struct CatalogueQuery: Hashable, Sendable {
     }
 
     /// `text` safe as a query value: everything but unreserved characters percent-encoded.
-    public static func percentEncoded(_ text: String) -> String {
+    package static func percentEncoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 

@@ -1,20 +1,20 @@
-import Catalog
+package import Catalog
 
 /// The corrections made so far, newest first, each with its state and, while it stands, its undo.
-public struct EditsPage: Sendable {
-    public var edits: [Edit]
+package struct EditsPage: Sendable {
+    package var edits: [Edit]
     /// Where the next (older) page starts: the id of this page's last edit; nil on the last page.
-    public var next: Int64?
+    package var next: Int64?
 
-    public static let pageSize = 50
+    package static let pageSize = 50
 
     /// The page of edits made before edit `before` (all when nil).
-    public static func load(before: Int64?, from catalogue: Catalogue) throws -> EditsPage {
+    package static func load(before: Int64?, from catalogue: Catalogue) throws -> EditsPage {
         let found = try catalogue.edits(limit: pageSize + 1, before: before)
         return EditsPage(edits: Array(found.prefix(pageSize)), next: found.count > pageSize ? found[pageSize - 1].id : nil)
     }
 
-    public func html(_ context: PageContext) -> HTML {
+    package func html(_ context: PageContext) -> HTML {
         let rows: [HTML] = edits.map { "<li>\(Self.describe($0, context))</li>" }
         let list: HTML = rows.isEmpty ? "<p class=\"empty\">No edits yet.</p>" : "<ul class=\"history\">\(rows)</ul>"
         let more: HTML = next.map { "<nav class=\"pager\"><a href=\"/edits?before=\($0)\" rel=\"next\">Older →</a></nav>" } ?? ""

@@ -1,14 +1,14 @@
 /// A piece of HTML. Text interpolated into it is escaped unless it is `HTML` itself, so a page is
 /// safe by default: a set name, a note or a product name cannot open a tag or leave an attribute.
-public struct HTML: ExpressibleByStringInterpolation, Sendable, CustomStringConvertible {
+package struct HTML: ExpressibleByStringInterpolation, Sendable, CustomStringConvertible {
     /// The markup.
-    public private(set) var rendered: String
+    package private(set) var rendered: String
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         rendered = value
     }
 
-    public init(stringInterpolation: StringInterpolation) {
+    package init(stringInterpolation: StringInterpolation) {
         rendered = stringInterpolation.rendered
     }
 
@@ -17,7 +17,7 @@ public struct HTML: ExpressibleByStringInterpolation, Sendable, CustomStringConv
         rendered = markup
     }
 
-    public var description: String { rendered }
+    package var description: String { rendered }
 
     /// One piece after the other.
     static func + (lhs: HTML, rhs: HTML) -> HTML {
@@ -46,52 +46,52 @@ public struct HTML: ExpressibleByStringInterpolation, Sendable, CustomStringConv
         return escaped
     }
 
-    public struct StringInterpolation: StringInterpolationProtocol {
+    package struct StringInterpolation: StringInterpolationProtocol {
         var rendered = ""
 
-        public init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             rendered.reserveCapacity(literalCapacity + 16 * interpolationCount)
         }
 
-        public mutating func appendLiteral(_ literal: String) {
+        package mutating func appendLiteral(_ literal: String) {
             rendered += literal
         }
 
         /// Text, escaped.
-        public mutating func appendInterpolation(_ text: String) {
+        package mutating func appendInterpolation(_ text: String) {
             rendered += HTML.escape(text)
         }
 
         /// Text, escaped.
-        public mutating func appendInterpolation(_ text: Substring) {
+        package mutating func appendInterpolation(_ text: Substring) {
             rendered += HTML.escape(String(text))
         }
 
         /// Text, escaped; nothing for nil.
-        public mutating func appendInterpolation(_ text: String?) {
+        package mutating func appendInterpolation(_ text: String?) {
             if let text { rendered += HTML.escape(text) }
         }
 
-        public mutating func appendInterpolation(_ number: Int) {
+        package mutating func appendInterpolation(_ number: Int) {
             rendered += String(number)
         }
 
-        public mutating func appendInterpolation(_ number: Int64) {
+        package mutating func appendInterpolation(_ number: Int64) {
             rendered += String(number)
         }
 
         /// Markup, as it is.
-        public mutating func appendInterpolation(_ html: HTML) {
+        package mutating func appendInterpolation(_ html: HTML) {
             rendered += html.rendered
         }
 
         /// Markup, as it is; nothing for nil.
-        public mutating func appendInterpolation(_ html: HTML?) {
+        package mutating func appendInterpolation(_ html: HTML?) {
             if let html { rendered += html.rendered }
         }
 
         /// Pieces of markup one after the other.
-        public mutating func appendInterpolation(_ parts: [HTML]) {
+        package mutating func appendInterpolation(_ parts: [HTML]) {
             for part in parts { rendered += part.rendered }
         }
     }

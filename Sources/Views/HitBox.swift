@@ -1,15 +1,15 @@
-import Catalog
+package import Catalog
 
 /// Where a barcode hit lies on a photo's upright thumbnail. Hits are stored in the photo's stored
 /// (not yet turned) full-resolution pixels; the thumbnail is upright, so the box is turned as the
 /// EXIF orientation turns the photo, then scaled to the thumbnail.
-public struct HitBox: Hashable, Sendable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+package struct HitBox: Hashable, Sendable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -17,7 +17,7 @@ public struct HitBox: Hashable, Sendable {
     }
 
     /// The box of `hit` on `photo`'s thumbnail, in thumbnail pixels.
-    public init(_ hit: BarcodeHit, on photo: Photo) {
+    package init(_ hit: BarcodeHit, on photo: Photo) {
         let upright = Self.upright(x: Double(hit.x), y: Double(hit.y), width: Double(hit.width), height: Double(hit.height),
                                    orientation: photo.orientation, uprightWidth: Double(photo.width),
                                    uprightHeight: Double(photo.height))

@@ -1,8 +1,8 @@
 /// The pages that are not about captures: signing in, and an error.
-public enum MessagePages {
+package enum MessagePages {
     /// The form that takes the token once; the browser then keeps a session cookie. `next` is where
     /// to go afterwards, `failed` says the last token was wrong.
-    public static func signIn(next: String, failed: Bool, context: PageContext) -> HTML {
+    package static func signIn(next: String, failed: Bool, context: PageContext) -> HTML {
         let problem: HTML = failed ? "<p class=\"problem\">That is not the token this server was started with.</p>" : ""
         return PageLayout.page(title: "Sign in", context: context, content: """
             <h1>Sign in</h1>
@@ -16,7 +16,7 @@ public enum MessagePages {
     }
 
     /// An error as a page: the status, what went wrong in words a person can act on, and ways on.
-    public static func error(status: Int, title: String, message: String, context: PageContext) -> HTML {
+    package static func error(status: Int, title: String, message: String, context: PageContext) -> HTML {
         PageLayout.page(title: title, context: context, content: """
             <h1>\(title)</h1>
             <p class="problem">\(message)</p>

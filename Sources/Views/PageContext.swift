@@ -1,20 +1,20 @@
-import Catalog
+package import Catalog
 
 /// What a page needs to know besides its data: where links lead, whether it may offer corrections,
 /// and an edit just made to report.
-public struct PageContext: Sendable {
-    public var links: PageLinks
+package struct PageContext: Sendable {
+    package var links: PageLinks
     /// The token every form that changes something carries against cross-site requests; nil when
     /// the page offers no corrections.
-    public var csrfToken: String?
+    package var csrfToken: String?
     /// `serve --read-only`: corrections are off, and the pages say so.
-    public var readOnly: Bool
+    package var readOnly: Bool
     /// Whether the visitor signed in with the token (the page then offers to sign out).
-    public var signedIn: Bool
+    package var signedIn: Bool
     /// The edit the last request made, shown at the top with a button to undo it.
-    public var notice: Edit?
+    package var notice: Edit?
 
-    public init(links: PageLinks, csrfToken: String? = nil, readOnly: Bool = false, signedIn: Bool = false,
+    package init(links: PageLinks, csrfToken: String? = nil, readOnly: Bool = false, signedIn: Bool = false,
                 notice: Edit? = nil) {
         self.links = links
         self.csrfToken = csrfToken
@@ -24,7 +24,7 @@ public struct PageContext: Sendable {
     }
 
     /// The context of a static export: relative links, no forms.
-    public static func export(depth: Int) -> PageContext {
+    package static func export(depth: Int) -> PageContext {
         PageContext(links: .export(depth: depth))
     }
 

@@ -2,7 +2,7 @@ import Catalog
 
 /// Where a page's links lead: the server's URLs, or the files of a static export, relative to the
 /// page (`file://` has no root to lead from).
-public struct PageLinks: Hashable, Sendable {
+package struct PageLinks: Hashable, Sendable {
     enum Style: Hashable, Sendable {
         case server
         /// A static export; `up` leads from the page's folder to the export's root ("" or "../").
@@ -12,15 +12,15 @@ public struct PageLinks: Hashable, Sendable {
     let style: Style
 
     /// The links of `ingest serve`'s pages.
-    public static let server = PageLinks(style: .server)
+    package static let server = PageLinks(style: .server)
 
     /// The links of an exported page at `depth` folders below the export's root.
-    public static func export(depth: Int) -> PageLinks {
+    package static func export(depth: Int) -> PageLinks {
         PageLinks(style: .export(up: String(repeating: "../", count: depth)))
     }
 
     /// Whether the pages are files, without a server to send corrections to.
-    public var isExport: Bool { style != .server }
+    package var isExport: Bool { style != .server }
 
     /// The catalogue, filtered and placed as `query` says; `exportPage` is the page number of an export.
     func catalogue(_ query: String = "", exportPage: Int = 1) -> String {

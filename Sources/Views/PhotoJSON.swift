@@ -1,34 +1,35 @@
-import Catalog
+package import Catalog
 import Foundation
+import Vocabulary
 
 /// One photo of `show --json`, with every barcode hit found on it.
-public struct PhotoJSON: Encodable, Sendable {
-    public var id: String
-    public var position: Int
-    public var originalName: String
-    public var originalPath: String
-    public var thumbPath: String
-    public var thumbWidth: Int
-    public var thumbHeight: Int
-    public var sha256: String
-    public var byteSize: Int64
-    public var format: String
-    public var width: Int
-    public var height: Int
-    public var orientation: Int
-    @NullWhenAbsent public var make: String?
-    @NullWhenAbsent public var model: String?
-    public var takenAt: String
-    public var timeSource: String
-    public var sharpness: Double
-    public var contrast: Double
-    public var brightness: Double
-    @NullWhenAbsent public var decodeConfidence: Double?
-    public var quality: Double
-    public var rating: String
-    public var barcodes: [BarcodeJSON]
+package struct PhotoJSON: Encodable, Sendable {
+    package var id: String
+    package var position: Int
+    package var originalName: String
+    package var originalPath: String
+    package var thumbPath: String
+    package var thumbWidth: Int
+    package var thumbHeight: Int
+    package var sha256: String
+    package var byteSize: Int64
+    package var format: String
+    package var width: Int
+    package var height: Int
+    package var orientation: Int
+    @NullWhenAbsent package var make: String?
+    @NullWhenAbsent package var model: String?
+    package var takenAt: String
+    package var timeSource: String
+    package var sharpness: Double
+    package var contrast: Double
+    package var brightness: Double
+    @NullWhenAbsent package var decodeConfidence: Double?
+    package var quality: Double
+    package var rating: String
+    package var barcodes: [BarcodeJSON]
 
-    public init(_ photo: Photo, hits: [BarcodeHit]) {
+    package init(_ photo: Photo, hits: [BarcodeHit]) {
         id = photo.id
         position = photo.position
         originalName = photo.originalName

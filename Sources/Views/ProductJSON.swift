@@ -1,35 +1,36 @@
-import Catalog
+package import Catalog
 import Foundation
+import Vocabulary
 
 /// A capture's `product` in `list --json` and `show --json`, and what `products show --json` prints.
-public struct ProductJSON: Encodable, Sendable {
-    public var gtin14: String
-    public var code: String
-    @NullWhenAbsent public var name: String?
-    @NullWhenAbsent public var brands: String?
-    @NullWhenAbsent public var quantity: String?
-    @NullWhenAbsent public var servingSize: String?
-    @NullWhenAbsent public var nutriscoreGrade: String?
-    @NullWhenAbsent public var novaGroup: Int?
-    @NullWhenAbsent public var categories: String?
+package struct ProductJSON: Encodable, Sendable {
+    package var gtin14: String
+    package var code: String
+    @NullWhenAbsent package var name: String?
+    @NullWhenAbsent package var brands: String?
+    @NullWhenAbsent package var quantity: String?
+    @NullWhenAbsent package var servingSize: String?
+    @NullWhenAbsent package var nutriscoreGrade: String?
+    @NullWhenAbsent package var novaGroup: Int?
+    @NullWhenAbsent package var categories: String?
     /// Per 100 g.
-    public var nutrition: Nutrition
+    package var nutrition: Nutrition
     /// ISO 8601 UTC.
-    @NullWhenAbsent public var lastModified: String?
+    @NullWhenAbsent package var lastModified: String?
     /// `off` or `manual`.
-    public var source: String
+    package var source: String
 
-    public struct Nutrition: Encodable, Sendable {
-        @NullWhenAbsent public var energyKcal: Double?
-        @NullWhenAbsent public var fat: Double?
-        @NullWhenAbsent public var saturatedFat: Double?
-        @NullWhenAbsent public var carbohydrates: Double?
-        @NullWhenAbsent public var sugars: Double?
-        @NullWhenAbsent public var fiber: Double?
-        @NullWhenAbsent public var proteins: Double?
-        @NullWhenAbsent public var salt: Double?
+    package struct Nutrition: Encodable, Sendable {
+        @NullWhenAbsent package var energyKcal: Double?
+        @NullWhenAbsent package var fat: Double?
+        @NullWhenAbsent package var saturatedFat: Double?
+        @NullWhenAbsent package var carbohydrates: Double?
+        @NullWhenAbsent package var sugars: Double?
+        @NullWhenAbsent package var fiber: Double?
+        @NullWhenAbsent package var proteins: Double?
+        @NullWhenAbsent package var salt: Double?
 
-        public init(_ product: Product) {
+        package init(_ product: Product) {
             energyKcal = product.energyKcal
             fat = product.fat
             saturatedFat = product.saturatedFat
@@ -41,7 +42,7 @@ public struct ProductJSON: Encodable, Sendable {
         }
     }
 
-    public init(_ product: Product) {
+    package init(_ product: Product) {
         gtin14 = product.aliasOf ?? product.gtin14
         code = product.code
         name = product.name

@@ -1,20 +1,20 @@
-import Catalog
+package import Catalog
 
 /// What most likely needs a person's look, newest first in each section: a capture without barcode
 /// next to one with (a code missed, or a product split in two), many photos (two products in one?),
 /// a Poor rating, photos whose time came from the file (the order may be off).
-public struct ReviewPage: Sendable {
-    public struct Section: Sendable {
-        public var reason: ReviewReason
-        public var cards: [CaptureCard]
+package struct ReviewPage: Sendable {
+    package struct Section: Sendable {
+        package var reason: ReviewReason
+        package var cards: [CaptureCard]
     }
 
-    public var sections: [Section]
+    package var sections: [Section]
 
     /// Captures each section shows.
-    public static let sectionSize = 24
+    package static let sectionSize = 24
 
-    public static func load(from catalogue: Catalogue) throws -> ReviewPage {
+    package static func load(from catalogue: Catalogue) throws -> ReviewPage {
         let agents = try catalogue.agents()
         return ReviewPage(sections: try ReviewReason.allCases.map { reason in
             let captures = try catalogue.captures(flaggedFor: reason, limit: sectionSize)
@@ -24,7 +24,7 @@ public struct ReviewPage: Sendable {
         })
     }
 
-    public func html(_ context: PageContext) -> HTML {
+    package func html(_ context: PageContext) -> HTML {
         let parts: [HTML] = sections.map { section in
             let (title, why) = Self.heading(section.reason)
             let grid: [HTML] = section.cards.map { $0.html(context, selectable: context.canCorrect) }

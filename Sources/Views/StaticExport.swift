@@ -1,8 +1,9 @@
-import Catalog
+package import Catalog
 import Foundation
-import Logging
+package import Logging
 import Pipeline
 import SystemPackage
+import FileSystem
 
 /// `ingest export --html DIR`: the catalogue's pages and a page per capture as files, with relative
 /// links, the stylesheet and script beside them and every thumbnail linked (or copied) in, to open
@@ -11,7 +12,7 @@ import SystemPackage
 /// Layout: `index.html`, `page-2.html`, … (newest first), `captures/<id>.html`,
 /// `thumbs/<photo id>.jpg`, `assets/`. Page by page, so memory holds one page whatever the
 /// catalogue's size.
-public struct StaticExport {
+package struct StaticExport {
     private let catalogue: Catalogue
     private let library: String
     private let logger: Logger
@@ -19,22 +20,22 @@ public struct StaticExport {
     /// The file that marks a folder as an export, which a later export may write over.
     static let marker = ".ingest-export"
 
-    public init(catalogue: Catalogue, library: String, logger: Logger) {
+    package init(catalogue: Catalogue, library: String, logger: Logger) {
         self.catalogue = catalogue
         self.library = library
         self.logger = logger
     }
 
     /// What an export wrote.
-    public struct Written: Sendable, Equatable {
-        public var pages = 0
-        public var captures = 0
-        public var thumbnails = 0
+    package struct Written: Sendable, Equatable {
+        package var pages = 0
+        package var captures = 0
+        package var thumbnails = 0
     }
 
     /// Writes the export into `folder`, which must be new, empty or an earlier export. Throws
     /// `StaticExportError` naming the folder or file at fault.
-    public func write(to folder: String) throws -> Written {
+    package func write(to folder: String) throws -> Written {
         try prepare(folder)
         var written = Written()
         for (name, asset) in Assets.files {
@@ -109,9 +110,9 @@ public struct StaticExport {
 }
 
 /// Why an HTML export stopped: the file or folder, and what to do.
-public struct StaticExportError: Error, CustomStringConvertible {
-    public var path: String
-    public var reason: String
+package struct StaticExportError: Error, CustomStringConvertible {
+    package var path: String
+    package var reason: String
 
-    public var description: String { "\(path): \(reason)." }
+    package var description: String { "\(path): \(reason)." }
 }

@@ -1,10 +1,10 @@
-import Pipeline
+package import Pipeline
 
 /// `/capture`: photos from a phone's camera (or files) uploaded as one set, with who took them and
 /// a note, which the device remembers. The page's script (`Assets.captureScript`) shows previews,
 /// sends the set with a progress bar, then follows it until it is catalogued and opens its capture.
-public enum UploadPage {
-    public static func page(limits: UploadLimits, watching: Bool, context: PageContext) -> HTML {
+package enum UploadPage {
+    package static func page(limits: UploadLimits, watching: Bool, context: PageContext) -> HTML {
         guard context.canCorrect else {
             let reason: HTML = context.readOnly
                 ? "This server runs with <code>--read-only</code>: uploads are turned off."

@@ -1,4 +1,4 @@
 extension Character {
     /// `0`…`9` only: `isNumber` also admits other scripts' digits and fractions.
-    public var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    package var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

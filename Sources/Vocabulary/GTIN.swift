@@ -1,7 +1,7 @@
 /// GS1 check digits, UPC-E expansion and GTIN-13 normalisation.
-public enum GTIN {
+package enum GTIN {
     /// The GS1 mod-10 check digit for `body` (all digits, without the check digit).
-    public static func checkDigit(for body: String) -> Character? {
+    package static func checkDigit(for body: String) -> Character? {
         guard !body.isEmpty, body.allSatisfy(\.isASCIIDigit) else { return nil }
         var total = 0
         for (index, digit) in body.reversed().enumerated() {
@@ -11,14 +11,14 @@ public enum GTIN {
     }
 
     /// True when `code` (digits including its check digit) has a valid GS1 check digit.
-    public static func hasValidCheckDigit(_ code: String) -> Bool {
+    package static func hasValidCheckDigit(_ code: String) -> Bool {
         guard code.count >= 2, let last = code.last else { return false }
         return checkDigit(for: String(code.dropLast())) == last
     }
 
     /// The 12-digit UPC-A a UPC-E stands for. Accepts 8 digits (number system, six digits, check),
     /// 7 (without check) or 6 (number system 0, no check); only number systems 0 and 1 exist.
-    public static func expandUPCE(_ code: String) -> String? {
+    package static func expandUPCE(_ code: String) -> String? {
         guard code.allSatisfy(\.isASCIIDigit) else { return nil }
         let digits = code.map { $0 }
         let system: Character, six: [Character], check: Character?
@@ -46,7 +46,7 @@ public enum GTIN {
     /// The UPC-Es whose UPC-A, with a leading 0, is `gtin13`: number system, six digits and check
     /// digit of each. Usually one; none when the UPC-A cannot be written as a UPC-E. One with more
     /// zeros than a UPC-E drops has several (0 12000 00000: 0·120000, 0·120003 and 0·120004).
-    public static func upcEDigits(ofGTIN13 gtin13: String) -> [(system: Int, six: [Int], check: Int)] {
+    package static func upcEDigits(ofGTIN13 gtin13: String) -> [(system: Int, six: [Int], check: Int)] {
         let d = gtin13.compactMap(\.wholeNumberValue)
         guard gtin13.count == 13, d.count == 13, d[0] == 0, d[1] <= 1 else { return [] }
         // d[1] the number system, d[2…6] the manufacturer, d[7…11] the product, d[12] the check.
@@ -63,7 +63,7 @@ public enum GTIN {
     /// A decoded code as the catalogue stores it — the text (a UPC-E expanded to its UPC-A) and,
     /// for a retail code, its GTIN-13 — or nil when it must not be trusted (wrong length, non-digits
     /// or a bad check digit in a retail code, empty text).
-    public static func normalised(_ text: String, as symbology: Symbology) -> (text: String, gtin13: String?)? {
+    package static func normalised(_ text: String, as symbology: Symbology) -> (text: String, gtin13: String?)? {
         switch symbology {
         case .ean13:
             guard text.count == 13, hasValidCheckDigit(text) else { return nil }

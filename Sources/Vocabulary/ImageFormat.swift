@@ -1,5 +1,5 @@
 /// The image formats the pipeline accepts, named after the loader that decodes them; stored by
 /// raw value. Anything else is quarantined as "not an image in a supported format".
-public enum ImageFormat: String, CaseIterable, Sendable, Codable {
+package enum ImageFormat: String, CaseIterable, Sendable, Codable {
     case jpeg, png, webp, tiff, heif
 }

@@ -1,5 +1,5 @@
 /// The barcode symbologies the pipeline reads, stored by their raw value (`EAN-13`, `QR-Code`, …).
-public enum Symbology: String, CaseIterable, Sendable, Codable {
+package enum Symbology: String, CaseIterable, Sendable, Codable {
     case ean13 = "EAN-13"
     case upcA = "UPC-A"
     case upcE = "UPC-E"
@@ -9,7 +9,7 @@ public enum Symbology: String, CaseIterable, Sendable, Codable {
     case qr = "QR-Code"
 
     /// Parses a configured name, ignoring case and punctuation: `EAN-13`, `ean13`, `Code 128`, `QR`.
-    public init?(name: String) {
+    package init?(name: String) {
         let key = name.uppercased().filter { $0.isLetter || $0.isNumber }
         switch key {
         case "EAN13": self = .ean13
@@ -24,7 +24,7 @@ public enum Symbology: String, CaseIterable, Sendable, Codable {
     }
 
     /// Retail codes carry a GS1 check digit and a GTIN.
-    public var isRetail: Bool {
+    package var isRetail: Bool {
         switch self {
         case .ean13, .upcA, .upcE, .ean8: true
         case .code128, .code93, .qr: false

@@ -1,5 +1,5 @@
 /// Where a photo's capture time came from; stored by its raw value.
-public enum TimeSource: String, CaseIterable, Sendable, Codable {
+package enum TimeSource: String, CaseIterable, Sendable, Codable {
     /// EXIF DateTimeOriginal with its UTC offset.
     case exif
     /// EXIF DateTimeOriginal without an offset: a wall-clock time, never silently taken as UTC.
@@ -8,7 +8,7 @@ public enum TimeSource: String, CaseIterable, Sendable, Codable {
     case fileTime = "file-time"
 
     /// How the source reads to a person: where the time came from and whether its offset is known.
-    public var explanation: String {
+    package var explanation: String {
         switch self {
         case .exif: "EXIF, offset known"
         case .exifWithoutOffset: "EXIF, offset unknown"

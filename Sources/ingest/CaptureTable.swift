@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Vocabulary
 
 /// `ingest list` as a person reads it: one aligned row per capture under a header.
 struct CaptureTable {

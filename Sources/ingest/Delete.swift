@@ -1,7 +1,7 @@
 import ArgumentParser
-import Catalog
 import Foundation
 import Pipeline
+import Catalog
 
 extension Ingest {
     /// `ingest delete ID`: one capture out of the catalogue.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Views
+import Pipeline
 
 extension Ingest {
     /// `ingest export`: the catalogue as CSV, or as web pages to open without a server.

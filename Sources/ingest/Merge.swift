@@ -1,6 +1,6 @@
 import ArgumentParser
-import Catalog
 import Pipeline
+import Catalog
 
 extension Ingest {
     /// `ingest merge ID ID…`: captures that are one product, joined.

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Pipeline
 import Synchronization
+import ServiceLifecycle
 #if canImport(Web)
 import Web
 #endif

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Catalog
 import Pipeline
+import Catalog
 
 extension Ingest {
     /// `ingest move PHOTO --to ID`: a photo in the wrong capture.

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Vocabulary
 
 /// A product as `show` and `products show` print it: name and brand, then quantity, nutrition per
 /// 100 g, scores, categories and where the data came from, each line starting with `indent`; the

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Catalog
 import Foundation
 import Pipeline
 import Vocabulary
+import Catalog
 
 extension Ingest.Products {
     /// `ingest products set CODE --name …`: a product entered by hand.

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Catalog
 import Foundation
 import Pipeline
 import Views
 import Vocabulary
+import Catalog
 
 extension Ingest.Products {
     /// `ingest products show CODE`: the product a barcode stands for.

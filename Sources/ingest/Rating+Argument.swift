@@ -1,10 +1,9 @@
 import ArgumentParser
-import Catalog
 import Vocabulary
 
 extension Rating: ExpressibleByArgument {
     /// A rating typed in any case: `excellent`, `Poor`.
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == argument.lowercased() }) else {
             return nil
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Pipeline
+import Logging
 
 extension Ingest {
     /// `ingest run`: one sweep of the inbox.

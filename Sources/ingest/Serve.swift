@@ -1,6 +1,6 @@
+import UnixSignals
 #if canImport(Web)
 import ArgumentParser
-import Catalog
 import Foundation
 import Logging
 import Pipeline

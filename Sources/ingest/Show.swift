@@ -1,7 +1,8 @@
 import ArgumentParser
-import Catalog
 import Foundation
 import Views
+import Pipeline
+import Catalog
 
 extension Ingest {
     /// `ingest show ID`: one capture with its photos and barcode hits.

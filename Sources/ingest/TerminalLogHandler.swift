@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Pipeline
 
 /// Writes log lines as `StreamLogHandler` does, with the message and metadata escaped for a
 /// terminal (`TerminalText`), first moving a progress line out of the way when there is one.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Catalog
 
 extension TimeBound: ExpressibleByArgument {
-    public init?(argument: String) {
+    package init?(argument: String) {
         self.init(parsing: argument)
     }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Catalog
-import FileSystem
 import Foundation
 import Logging
 import SystemPackage
+import FileSystem
 
 /// `scale-fill`: a synthetic catalogue of any size, written through the catalogue's own code, with
 /// its library files as hard links to one sample original and thumbnail. For `bench/scale.py` and

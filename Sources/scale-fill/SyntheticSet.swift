@@ -1,9 +1,9 @@
 import Catalog
-import FileSystem
 import Foundation
 import Imaging
 import SystemPackage
 import Vocabulary
+import FileSystem
 
 /// The rows of synthetic sets: deterministic, so every fill of the same size is the same catalogue.
 struct SyntheticSet {

@@ -2,7 +2,6 @@
 import CSV
 import Foundation
 import GRDB
-import TestSupport
 import XCTest
 
 /// Schema v2: agents, the agent context of captures, and what reads them (filters, export, delete).

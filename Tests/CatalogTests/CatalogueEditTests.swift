@@ -1,6 +1,5 @@
 @testable import Catalog
 import Foundation
-import TestSupport
 import XCTest
 
 /// Edits: one transaction each, recorded with the captures before and after, undone by writing

@@ -1,7 +1,6 @@
 import Catalog
 import CSV
 import Foundation
-import TestSupport
 import XCTest
 
 final class CatalogueExporterTests: CatalogueTestCase {

@@ -1,7 +1,6 @@
 @testable import Catalog
 import Foundation
 import GRDB
-import TestSupport
 import XCTest
 
 final class CatalogueMigrationTests: XCTestCase {

@@ -1,6 +1,5 @@
 @testable import Catalog
 import Foundation
-import TestSupport
 import Vocabulary
 import XCTest
 

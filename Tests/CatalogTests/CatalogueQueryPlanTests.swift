@@ -1,6 +1,5 @@
 @testable import Catalog
 import Foundation
-import TestSupport
 import XCTest
 
 /// Every filter combination `ingest list` offers reads through an index that also gives the

@@ -1,8 +1,8 @@
-import Catalog
 import Foundation
 import TestSupport
 import Vocabulary
 import XCTest
+import Catalog
 
 /// The 2- and 5-digit add-ons beside EAN-13 and UPC codes (books, magazines): read on the real
 /// photos of `realphotos/barcodes`' extension groups, stored apart from the GTIN, and shown by

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Vocabulary
 
 /// `ingest merge`, `split`, `move`, `set-barcode`, `delete` and `undo` on the ingested samples:
 /// each one recorded edit, each undone, the library as `verify` expects it throughout.

@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// `ingest explain`: every read of a photo and what became of it, agreeing with what a run reads.
 final class ExplainTests: XCTestCase {

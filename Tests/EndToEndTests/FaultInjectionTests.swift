@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// System calls that fail where they almost never do, by a small library preloaded into `ingest`
 /// (`LD_PRELOAD`): their failures must be reported, never ignored.

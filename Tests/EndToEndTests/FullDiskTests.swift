@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// `ingest run` when a write fails for lack of space, through each write path. The disk is made
 /// "full" without root: `prlimit --fsize` caps the size of any file the run writes, and a write past

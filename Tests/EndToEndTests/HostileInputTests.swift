@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Vocabulary
 
 /// `ingest run` on hostile inboxes, end to end through the built binary: every file ends catalogued,
 /// quarantined with a reason, or left in place and reported — never a crash, never a hang (each run

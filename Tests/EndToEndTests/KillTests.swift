@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// `ingest run` killed with SIGKILL at random moments, sometimes killed again while it recovers, then
 /// run to the end: whatever the moment, nothing is lost, nothing is catalogued twice, nothing stray

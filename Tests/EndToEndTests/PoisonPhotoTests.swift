@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// A photo whose bytes make a C library abort the process (as Debian's zxing-cpp 1.4, built with its
 /// assertions on, did on some images): after at most two crashes it is quarantined, and every other

@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// Paths no ordinary client sends (`..`, encoded slashes, `%00`), sent as they are by `HTTPClient` to
 /// `ingest serve` over a real socket: no file outside the served routes is ever reached. The files'

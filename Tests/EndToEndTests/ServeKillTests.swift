@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TestSupport
 import XCTest
+import Vocabulary
 
 /// `ingest serve` killed (SIGKILL) while it makes corrections: the catalogue is always as it was
 /// before the request or as the request left it, never between — and the edits agree with it.

@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
-import TestSupport
 import XCTest
+import TestSupport
+import Catalog
 
 /// `ingest serve` over a real socket: the built binary starts, listens and answers through its
 /// HTTP/1 stack — a page, the API, a file's range, a form with the tick boxes' `capture[]` names.

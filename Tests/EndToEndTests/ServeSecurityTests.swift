@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// What only the built server shows: a request for another `Host` (which an ordinary client would not
 /// send) refused on loopback; refusing to start off loopback without a token; the token and

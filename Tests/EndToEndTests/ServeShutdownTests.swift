@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import XCTest
+import Logging
 
 /// `ingest serve --watch` stopped by SIGTERM: the server and the watch are services of one group
 /// with one graceful shutdown.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// `ingest watch` under systemd's `Type=notify` with a watchdog, as the unit in `contrib/` runs
 /// it: a datagram socket of the test's own stands in for systemd's `NOTIFY_SOCKET`.

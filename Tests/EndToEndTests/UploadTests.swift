@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// `POST /api/sets` over real HTTP (curl, the test client, raw sockets): a set uploaded is
 /// catalogued by `serve --watch` with its barcode, product and agent; every refusal answers with its

@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// `ingest verify [--repair]` on the ingested samples, after damaging the library in the ways it must notice.
 final class VerifyTests: XCTestCase {

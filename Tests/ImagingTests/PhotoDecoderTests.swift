@@ -2,6 +2,7 @@ import Foundation
 @testable import Imaging
 import TestSupport
 import XCTest
+import Vocabulary
 
 /// The one decode of a photo: its shrink, its thumbnail, and the sizes it refuses.
 final class PhotoDecoderTests: XCTestCase {

@@ -36,7 +36,7 @@ final class ArchitectureTests: XCTestCase {
             @preconcurrency import Dispatch
             package import Catalog
             internal import CVips
-            public import struct Vocabulary.Symbology
+            package import struct Vocabulary.Symbology
             @_exported import Imaging // re-exported
             // import Commented
             let importer = "import Quoted"

@@ -1,8 +1,8 @@
-import Catalog
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
+import TestSupport
+import Catalog
 
 final class BarcodeLocatorTests: XCTestCase {
     private func linear(_ x: Int, _ y: Int, angle: Double = 2, strength: Double = 1) -> BarcodeCandidate {

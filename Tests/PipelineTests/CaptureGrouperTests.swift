@@ -1,8 +1,9 @@
-import Catalog
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
 import XCTest
+import Vocabulary
+import Catalog
 
 /// The least a photo needs to be grouped.
 private struct TestPhoto: Groupable, Equatable {

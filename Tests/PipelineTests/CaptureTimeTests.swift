@@ -1,9 +1,10 @@
 import Foundation
-import Catalog
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
+import Vocabulary
+import TestSupport
+import Catalog
 
 final class CaptureTimeTests: XCTestCase {
     /// Seconds since 1970 of a UTC date-time, computed by Foundation (independently of the code under test).

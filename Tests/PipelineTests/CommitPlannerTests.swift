@@ -1,9 +1,10 @@
 import Catalog
-import Imaging
 @testable import Pipeline
-import TestSupport
 import Synchronization
 import XCTest
+import Vocabulary
+import TestSupport
+import Imaging
 
 /// The commit's decisions, from values alone: no file is read or written, the paths "taken" on
 /// disk, the ids and the clock are the test's.

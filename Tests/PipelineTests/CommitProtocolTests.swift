@@ -1,10 +1,10 @@
-import Catalog
 import FileSystem
 import Foundation
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
+import TestSupport
+import Catalog
 
 /// The commit protocol stopped after each of its steps, as a crash would stop it, then recovered by
 /// a new committer and run again: the result is always the uninterrupted commit's

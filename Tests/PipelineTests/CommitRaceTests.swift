@@ -1,8 +1,8 @@
-import Catalog
 import Foundation
 @testable import Pipeline
 import TestSupport
 import XCTest
+import Catalog
 
 /// Two sets holding the same photo, planned before either is committed — as two workers sharing
 /// a catalogue plan them: the second commit loses the race on the photo's SHA-256 and is planned

@@ -1,5 +1,4 @@
 import Foundation
-import Catalog
 @testable import Imaging
 @testable import Pipeline
 import TestSupport

@@ -1,9 +1,9 @@
 import Foundation
-import Catalog
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
+import TestSupport
+import Catalog
 
 /// Inputs that once crashed the process, found by `FuzzTests` and kept so they never do again
 /// (docs/fuzzing.md).

@@ -1,9 +1,10 @@
 import Foundation
-import Catalog
 @testable import Imaging
 @testable import Pipeline
 import TestSupport
 import XCTest
+import Vocabulary
+import Catalog
 
 /// Random-mutation fuzzing of the code that reads untrusted bytes: the EXIF reader (libexif), the
 /// photo analyser (libvips' JPEG, PNG, WebP and TIFF loaders, JPEG shrink-on-load, ZBar, the barcode

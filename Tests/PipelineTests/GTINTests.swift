@@ -1,7 +1,5 @@
-import Catalog
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import Vocabulary
 import XCTest
 

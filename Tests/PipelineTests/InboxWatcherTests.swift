@@ -1,9 +1,7 @@
 import Foundation
 import Logging
-import Catalog
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
 
 /// `InboxWatcher` on a real temporary inbox: which inotify events become which changes.

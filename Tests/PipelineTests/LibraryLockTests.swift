@@ -1,8 +1,6 @@
 import Foundation
-import Catalog
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
 
 /// The library lock between processes; `flock` also excludes a second open file in one process.

@@ -5,6 +5,7 @@ import Foundation
 @testable import Pipeline
 import TestSupport
 import XCTest
+import Vocabulary
 
 final class PhotoAnalyzerTests: XCTestCase {
     /// The real image files the analyser reads, and their SHA-256 as Python computed them.

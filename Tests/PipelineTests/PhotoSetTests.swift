@@ -1,10 +1,10 @@
 import Foundation
-import Catalog
 import FileSystem
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
+import TestSupport
+import Catalog
 
 final class PhotoSetTests: XCTestCase {
     private var inbox = ""

@@ -1,9 +1,10 @@
 import Foundation
-import Catalog
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
+import Vocabulary
+import TestSupport
+import Catalog
 
 final class PipelineConfigTests: XCTestCase {
     private let file = "/srv/ingest/pipeline.json"

@@ -1,9 +1,9 @@
-import Catalog
 import Imaging
 @testable import Pipeline
-import TestSupport
 import Vocabulary
 import XCTest
+import TestSupport
+import Catalog
 
 /// A retail code's read must have light space beside its ends: bars continuing there mean the
 /// decoder read a part of a larger code.

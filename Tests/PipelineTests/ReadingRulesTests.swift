@@ -1,4 +1,3 @@
-import Catalog
 import Imaging
 @testable import Pipeline
 import Vocabulary

@@ -1,6 +1,7 @@
-import Catalog
 @testable import Pipeline
 import XCTest
+import Vocabulary
+import Catalog
 
 /// A code read once by the second look counts when another photo of the same set reads it too.
 final class SetEvidenceTests: XCTestCase {

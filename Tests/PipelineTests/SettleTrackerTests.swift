@@ -1,7 +1,5 @@
-import Catalog
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
 
 /// The settle decisions of `ingest watch`, on an injected clock and injected file stamps.

@@ -1,4 +1,3 @@
-import Catalog
 import Foundation
 @testable import Imaging
 @testable import Pipeline

@@ -1,9 +1,9 @@
-import Catalog
 import Foundation
 @testable import Pipeline
 import TestSupport
 import Vocabulary
 import XCTest
+import Catalog
 
 /// The pieces of an upload that need no server: what counts as a photo by its bytes, the names a
 /// client's file names become, the staging folder's commit, discard and sweep, and what the status

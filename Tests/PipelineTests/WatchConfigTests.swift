@@ -1,8 +1,6 @@
 import Foundation
-import Catalog
 @testable import Imaging
 @testable import Pipeline
-import TestSupport
 import XCTest
 
 /// The `ingest watch` keys of pipeline.json.

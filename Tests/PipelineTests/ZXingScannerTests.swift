@@ -1,6 +1,8 @@
-import Catalog
 @testable import Imaging
 import XCTest
+import Vocabulary
+import TestSupport
+import Catalog
 
 /// zxing-cpp, the second decoder, called directly.
 final class ZXingScannerTests: XCTestCase {

@@ -1,16 +1,16 @@
-import Catalog
-import Foundation
+package import Foundation
 import XCTest
+import Catalog
 
 /// The built `ingest` binary running in the background (`ingest watch`, `ingest run --wait`), its
 /// output going to files; killed when released if it is still running.
-public final class BackgroundIngest {
+package final class BackgroundIngest {
     private let process = Process()
     private let outFile: URL
     private let errFile: URL
 
     /// Starts `ingest` with `arguments` in `folder`, with `environment` added to the test's own.
-    public init(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws {
+    package init(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws {
         let name = UUID().uuidString
         outFile = FileManager.default.temporaryDirectory.appendingPathComponent("watch-out-\(name)")
         errFile = FileManager.default.temporaryDirectory.appendingPathComponent("watch-err-\(name)")
@@ -34,31 +34,31 @@ public final class BackgroundIngest {
         try? FileManager.default.removeItem(at: errFile)
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Everything written to standard error so far.
-    public var stderr: String { (try? String(contentsOf: errFile, encoding: .utf8)) ?? "" }
+    package var stderr: String { (try? String(contentsOf: errFile, encoding: .utf8)) ?? "" }
 
     /// Everything written to standard output so far.
-    public var stdout: String { (try? String(contentsOf: outFile, encoding: .utf8)) ?? "" }
+    package var stdout: String { (try? String(contentsOf: outFile, encoding: .utf8)) ?? "" }
 
     /// Whether the process ended by a signal (then `exitStatus` is the signal's number).
-    public var endedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
+    package var endedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
 
     /// Sends `number` (SIGTERM, SIGINT) to the process.
-    public func signal(_ number: Int32) {
+    package func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }
 
     /// The exit status once the process has ended, waiting up to `seconds`; nil while it still runs.
-    public func exitStatus(within seconds: Double) -> Int32? {
+    package func exitStatus(within seconds: Double) -> Int32? {
         IngestHarness.eventually(within: seconds) { !process.isRunning } ? process.terminationStatus : nil
     }
 }
 
 extension IngestHarness {
     /// Checks `condition` every 50 ms until it holds or `seconds` have passed; whether it held.
-    public static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    package static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while true {
             if try condition() { return true }
@@ -70,7 +70,7 @@ extension IngestHarness {
     /// What is wrong between the catalogue and the library of `work`: a photo row without its
     /// original or thumbnail on disk, a library file no row names (photos, `capture.json` sidecars),
     /// files left in staging or in a commit journal. Empty when they agree.
-    public static func libraryProblems(in work: URL) throws -> [String] {
+    package static func libraryProblems(in work: URL) throws -> [String] {
         let library = work.appendingPathComponent("library")
         let catalogue = try IngestHarness.catalogue(at: library.appendingPathComponent("catalog.sqlite"))
         var named = Set<String>()

@@ -1,36 +1,36 @@
-import Foundation
+package import Foundation
 import Glibc
 import SystemPackage
 
 /// A minimal HTTP/1.1 client over a plain socket, for the tests of `ingest serve`: it sends exactly
 /// the request line and headers it is given — a path with `..` in it, any `Host`, no cookie jar,
 /// no redirect followed — which URLSession would not.
-public struct HTTPClient {
-    public var host: String
-    public var port: Int
+package struct HTTPClient {
+    package var host: String
+    package var port: Int
 
-    public init(url: String) {
+    package init(url: String) {
         let components = URLComponents(string: url)
         host = components?.host ?? "127.0.0.1"
         port = components?.port ?? 80
     }
 
-    public struct Response {
-        public var status: Int
+    package struct Response {
+        package var status: Int
         /// Header names in lower case; a name sent twice keeps both values, joined by ", ".
-        public var headers: [String: String]
+        package var headers: [String: String]
         /// Every `Set-Cookie` header.
-        public var cookies: [String]
-        public var body: Data
+        package var cookies: [String]
+        package var body: Data
 
-        public var text: String { String(decoding: body, as: UTF8.self) }
+        package var text: String { String(decoding: body, as: UTF8.self) }
 
-        public func json() throws -> Any { try JSONSerialization.jsonObject(with: body) }
+        package func json() throws -> Any { try JSONSerialization.jsonObject(with: body) }
     }
 
     /// Sends one request (`Connection: close`) and reads the whole answer. `Host` defaults to the
     /// server's address; a `Content-Length` is added for a body.
-    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil,
+    package func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil,
                      timeout: Double = 30) throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\n"
         var all = headers
@@ -44,7 +44,7 @@ public struct HTTPClient {
     }
 
     /// A form POST (`application/x-www-form-urlencoded`).
-    public func post(_ path: String, form: [(String, String)], headers: [String: String] = [:]) throws -> Response {
+    package func post(_ path: String, form: [(String, String)], headers: [String: String] = [:]) throws -> Response {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
         let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
             .joined(separator: "&")
@@ -54,7 +54,7 @@ public struct HTTPClient {
     }
 
     /// A JSON POST.
-    public func post(_ path: String, json: Any, headers: [String: String] = [:]) throws -> Response {
+    package func post(_ path: String, json: Any, headers: [String: String] = [:]) throws -> Response {
         var all = headers
         all["Content-Type"] = "application/json"
         return try send("POST", path, headers: all, body: try JSONSerialization.data(withJSONObject: json))
@@ -128,7 +128,7 @@ public struct HTTPClient {
     }
 }
 
-public struct HTTPClientError: Error, CustomStringConvertible {
-    public var reason: String
-    public var description: String { "HTTP client: \(reason)" }
+package struct HTTPClientError: Error, CustomStringConvertible {
+    package var reason: String
+    package var description: String { "HTTP client: \(reason)" }
 }

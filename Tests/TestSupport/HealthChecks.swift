@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 import XCTest
 
 extension XCTestCase {
     /// Makes `folder` read-only, for root too (`chattr +i`); undone at the test's end.
-    public func makeReadOnly(_ folder: URL) throws {
+    package func makeReadOnly(_ folder: URL) throws {
         try IngestHarness.shell("chmod a-w '\(folder.path)' && if [ $(id -u) = 0 ]; then chattr +i '\(folder.path)'; fi", in: folder)
         addTeardownBlock {
             _ = try? IngestHarness.execute(URL(fileURLWithPath: "/bin/sh"),
@@ -14,7 +14,7 @@ extension XCTestCase {
 
     /// The checks of a readiness report (`/readyz`, `ingest status --json`) by name: passed, and
     /// what they say.
-    public func readinessChecks(_ json: Any?) throws -> [String: (ok: Bool, detail: String)] {
+    package func readinessChecks(_ json: Any?) throws -> [String: (ok: Bool, detail: String)] {
         let object = try XCTUnwrap(json as? [String: Any])
         let checks = try XCTUnwrap(object["checks"] as? [[String: Any]])
         return Dictionary(uniqueKeysWithValues: checks.map {

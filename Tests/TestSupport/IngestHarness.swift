@@ -1,19 +1,19 @@
-import Catalog
-import Foundation
+package import Catalog
+package import Foundation
 import Logging
 import XCTest
 
 /// Runs the built `ingest` binary and the shared corpus tools for end-to-end tests.
-public enum IngestHarness {
+package enum IngestHarness {
     /// The package root, found from this file's path.
-    public static let packageRoot = URL(fileURLWithPath: #filePath)
+    package static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `../shared` beside the package root, as CI lays it out.
-    public static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    package static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
 
     /// The `ingest` executable built next to this test bundle.
-    public static var binary: URL {
+    package static var binary: URL {
         let bundleFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for folder in [bundleFolder, bundleFolder.deletingLastPathComponent()] {
             let candidate = folder.appendingPathComponent("ingest")
@@ -22,16 +22,16 @@ public enum IngestHarness {
         return packageRoot.appendingPathComponent(".build/release/ingest")
     }
 
-    public struct Outcome {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+    package struct Outcome {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
     }
 
     /// Runs `executable` with `arguments` in `folder` and waits for it, at most `timeout` seconds:
     /// then it is killed and the test fails, so a hanging run cannot hang the suite.
     @discardableResult
-    public static func execute(_ executable: URL, _ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
+    package static func execute(_ executable: URL, _ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -62,7 +62,7 @@ public enum IngestHarness {
 
     /// Runs `ingest` with `arguments` in `folder`, at most `timeout` seconds.
     @discardableResult
-    public static func ingest(_ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
+    package static func ingest(_ arguments: [String], in folder: URL, timeout: Double = 300) throws -> Outcome {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary.path),
                       "the ingest binary is missing at \(binary.path): run `swift build` first")
         return try execute(binary, arguments, in: folder, timeout: timeout)
@@ -70,14 +70,14 @@ public enum IngestHarness {
 
     /// Runs a shell command line (for python3, cp and the like); fails the test when it fails.
     @discardableResult
-    public static func shell(_ command: String, in folder: URL) throws -> String {
+    package static func shell(_ command: String, in folder: URL) throws -> String {
         let outcome = try execute(URL(fileURLWithPath: "/bin/bash"), ["-c", command], in: folder)
         XCTAssertEqual(outcome.status, 0, "`\(command)` failed: \(outcome.stderr)")
         return outcome.stdout
     }
 
     /// Runs `../shared/corpus/gen_corpus.py OUT arguments…`; true when it made the corpus.
-    public static func generateCorpus(into out: URL, _ arguments: [String]) -> Bool {
+    package static func generateCorpus(into out: URL, _ arguments: [String]) -> Bool {
         let generator = shared.appendingPathComponent("corpus/gen_corpus.py").path
         let outcome = try? execute(URL(fileURLWithPath: "/usr/bin/env"), ["python3", generator, out.path] + arguments,
                                    in: out.deletingLastPathComponent())
@@ -85,18 +85,18 @@ public enum IngestHarness {
     }
 
     /// Writes a pipeline.json with `settings` into `folder`.
-    public static func writeConfig(_ settings: [String: Any], in folder: URL) throws {
+    package static func writeConfig(_ settings: [String: Any], in folder: URL) throws {
         let data = try JSONSerialization.data(withJSONObject: settings, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: folder.appendingPathComponent("pipeline.json"))
     }
 
     /// Opens the catalogue a run made, for checking rows.
-    public static func catalogue(at path: URL) throws -> Catalogue {
+    package static func catalogue(at path: URL) throws -> Catalogue {
         try Catalogue(path: path.path, logger: Logger(label: "test"))
     }
 
     /// Every file below `folder` (not following links), as paths relative to it.
-    public static func files(under folder: URL) -> [String] {
+    package static func files(under folder: URL) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         var found: [String] = []
         while let path = walker.nextObject() as? String {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes a 4000×3000 JPEG with one EAN-13 drawn at `module` pixels per module, turned by `angle`
 /// degrees, at (`x`, `y`); returns its path.
-public func largePhoto(module: Double, angle: Double, x: Int, y: Int, in folder: String) throws -> String {
+package func largePhoto(module: Double, angle: Double, x: Int, y: Int, in folder: String) throws -> String {
     let path = (folder as NSString).appendingPathComponent("large.jpg")
     _ = try runPython("""
         import sys, barcode, numpy as np

@@ -7,9 +7,9 @@ import XCTest
 /// temporary folder, listening on a Unix socket there and on a free loopback port, with durability
 /// off (nothing in it outlives the tests). PostgreSQL refuses to run as root: as root, the server
 /// runs as the `postgres` user the package creates. Stopped when the test process exits.
-public final class PostgresServer: Sendable {
+package final class PostgresServer: Sendable {
     /// The cluster most tests share, started on first use; each test makes a database of its own.
-    public static var shared: PostgresServer {
+    package static var shared: PostgresServer {
         get throws {
             try sharedServer.withLock { server in
                 if let server { return server }
@@ -23,14 +23,14 @@ public final class PostgresServer: Sendable {
     private static let sharedServer = Mutex<PostgresServer?>(nil)
 
     /// The folder holding the cluster (`data/`), its socket and its log.
-    public let folder: String
-    public let port: Int
+    package let folder: String
+    package let port: Int
     /// The superuser every test connects as (trusted, no password).
-    public let user = "ingest"
+    package let user = "ingest"
     private let binaries: String
 
     /// Makes and starts a new cluster. Throws with the tool's output when that fails.
-    public init(label: String = "cluster") throws {
+    package init(label: String = "cluster") throws {
         binaries = try Self.binaryFolder()
         folder = try TemporaryFolder.make("ingest-pg-\(label)").path
         port = try Self.freePort()
@@ -42,47 +42,47 @@ public final class PostgresServer: Sendable {
     }
 
     /// The URL of `database` on this cluster, through its socket.
-    public func url(database: String = "postgres") -> String {
+    package func url(database: String = "postgres") -> String {
         "postgresql://\(user)@/\(database)?host=\(folder)&port=\(port)"
     }
 
     /// The URL of the same database over TCP on the loopback address.
-    public func tcpURL(database: String) -> String {
+    package func tcpURL(database: String) -> String {
         "postgresql://\(user)@127.0.0.1:\(port)/\(database)"
     }
 
     /// A new empty database; returns its name.
-    public func makeDatabase() throws -> String {
+    package func makeDatabase() throws -> String {
         let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
         _ = try psql("CREATE DATABASE \(name)")
         return name
     }
 
     /// Removes `database`, ending its connections.
-    public func dropDatabase(_ database: String) throws {
+    package func dropDatabase(_ database: String) throws {
         _ = try psql("DROP DATABASE IF EXISTS \(database) WITH (FORCE)")
     }
 
     /// Runs `sql` with `psql` in `database`; its output, unaligned, without headers.
     @discardableResult
-    public func psql(_ sql: String, database: String = "postgres") throws -> String {
+    package func psql(_ sql: String, database: String = "postgres") throws -> String {
         try Self.run("/usr/bin/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url(database: database), "-c", sql])
     }
 
     /// Starts the server and waits until it accepts connections.
-    public func start() throws {
+    package func start() throws {
         let options = "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
             + "-c full_page_writes=off -c max_connections=300"
         try runAsServer("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-o", options, "-w", "-t", "60", "start"])
     }
 
     /// Stops the server at once (`immediate`: as a crash would, open connections break).
-    public func stop() throws {
+    package func stop() throws {
         try runAsServer("pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
     }
 
     /// `pg_ctl restart`: every open connection breaks; the server accepts new ones when this returns.
-    public func restart() throws {
+    package func restart() throws {
         try runAsServer("pg_ctl", ["-D", "\(folder)/data", "-m", "fast", "-w", "-t", "60", "restart"])
     }
 
@@ -164,8 +164,8 @@ public final class PostgresServer: Sendable {
 }
 
 /// Why the test cluster could not be made or used.
-public struct PostgresServerError: Error, CustomStringConvertible {
-    public var description: String
+package struct PostgresServerError: Error, CustomStringConvertible {
+    package var description: String
 
     init(_ description: String) {
         self.description = description

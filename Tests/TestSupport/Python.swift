@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 
 /// Runs `python3 -c script arguments…` (with `input` on its standard input) and returns its standard
 /// output; throws with its standard error when it exits with a failure. The tests make their real
 /// image files this way.
-public func runPython(_ script: String, arguments: [String] = [], input: Data? = nil) throws -> String {
+package func runPython(_ script: String, arguments: [String] = [], input: Data? = nil) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", script] + arguments
@@ -27,8 +27,8 @@ public func runPython(_ script: String, arguments: [String] = [], input: Data? =
 }
 
 /// `python3` exited with a failure.
-public struct PythonFailure: Error, CustomStringConvertible {
-    public var status: Int32
-    public var standardError: String
-    public var description: String { "python3 exited with \(status): \(standardError)" }
+package struct PythonFailure: Error, CustomStringConvertible {
+    package var status: Int32
+    package var standardError: String
+    package var description: String { "python3 exited with \(status): \(standardError)" }
 }

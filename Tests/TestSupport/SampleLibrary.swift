@@ -1,18 +1,18 @@
-import Catalog
-import Foundation
-import XCTest
+package import Catalog
+package import Foundation
+package import XCTest
 
 /// A work folder for end-to-end tests of the everyday commands: samples/ as its inbox, the
 /// repository's pipeline.json, and (once `ingest()` ran) a library and catalogue made from them.
-public struct SampleLibrary {
-    public var folder: URL
+package struct SampleLibrary {
+    package var folder: URL
 
-    public var library: URL { folder.appendingPathComponent("library") }
-    public var inbox: URL { folder.appendingPathComponent("inbox") }
-    public var quarantine: URL { folder.appendingPathComponent("quarantine") }
+    package var library: URL { folder.appendingPathComponent("library") }
+    package var inbox: URL { folder.appendingPathComponent("inbox") }
+    package var quarantine: URL { folder.appendingPathComponent("quarantine") }
 
     /// Copies samples/ into a new temporary folder (removed when `test` ends), with file times set to now.
-    public init(for test: XCTestCase, settings: [String: Any] = [:]) throws {
+    package init(for test: XCTestCase, settings: [String: Any] = [:]) throws {
         try self.init(in: try TemporaryFolder.make("samples"), settings: settings)
         let folder = self.folder
         test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
@@ -20,7 +20,7 @@ public struct SampleLibrary {
 
     /// A copy of `template` (the folder of a work folder made by this type, its library filled or
     /// not) in a new temporary folder removed when `test` ends: one `ingest run` for many tests.
-    public init(copying template: URL, for test: XCTestCase) throws {
+    package init(copying template: URL, for test: XCTestCase) throws {
         folder = try TemporaryFolder.make("samples")
         let folder = self.folder
         test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
@@ -28,7 +28,7 @@ public struct SampleLibrary {
     }
 
     /// As `init(for:settings:)`, in `folder`, which the caller removes.
-    public init(in folder: URL, settings: [String: Any] = [:]) throws {
+    package init(in folder: URL, settings: [String: Any] = [:]) throws {
         self.folder = folder
         let samples = IngestHarness.packageRoot.appendingPathComponent("samples").path
         try IngestHarness.shell(
@@ -41,33 +41,33 @@ public struct SampleLibrary {
     }
 
     /// Writes `text` as the `capture.json` of the inbox set `set`.
-    public func writeSidecar(_ text: String, set: String) throws {
+    package func writeSidecar(_ text: String, set: String) throws {
         try Data(text.utf8).write(to: inbox.appendingPathComponent("\(set)/capture.json"))
     }
 
     /// Runs `ingest` with `arguments` in the work folder.
     @discardableResult
-    public func ingest(_ arguments: [String]) throws -> IngestHarness.Outcome {
+    package func ingest(_ arguments: [String]) throws -> IngestHarness.Outcome {
         try IngestHarness.ingest(arguments, in: folder)
     }
 
     /// `ingest run --quiet`, which quarantines the three bad sample files and so exits 1.
-    public func run() throws {
+    package func run() throws {
         let run = try ingest(["run", "--quiet"])
         XCTAssertEqual(run.status, 1, "the samples' bad files are quarantined: \(run.stdout)\(run.stderr)")
     }
 
-    public func catalogue() throws -> Catalogue {
+    package func catalogue() throws -> Catalogue {
         try IngestHarness.catalogue(at: library.appendingPathComponent("catalog.sqlite"))
     }
 
     /// Every file below the library, relative to it, without the catalogue's files and the lock.
-    public func libraryFiles() -> [String] {
+    package func libraryFiles() -> [String] {
         IngestHarness.files(under: library).filter { !$0.hasPrefix("catalog.sqlite") && $0 != ".lock" }
     }
 
     /// `ingest export --csv -` parsed by Python's csv module: one dictionary per row.
-    public func exportedRows(_ arguments: [String] = []) throws -> [[String: String]] {
+    package func exportedRows(_ arguments: [String] = []) throws -> [[String: String]] {
         let json = try IngestHarness.shell(
             "'\(IngestHarness.binary.path)' export --csv - \(arguments.joined(separator: " ")) "
                 + "| python3 -c 'import csv, json, sys; print(json.dumps(list(csv.DictReader(sys.stdin))))'",
@@ -76,7 +76,7 @@ public struct SampleLibrary {
     }
 
     /// The JSON an `ingest … --json` command printed.
-    public func json(_ arguments: [String]) throws -> Any {
+    package func json(_ arguments: [String]) throws -> Any {
         let outcome = try ingest(arguments)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         return try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))

@@ -1,19 +1,19 @@
-import Foundation
-import XCTest
+package import Foundation
+package import XCTest
 
 /// `ingest serve` running in a test's work folder: started on a free loopback port, its URL read
 /// from its first line, stopped (SIGTERM, then SIGKILL if it lingers) when the test ends.
-public final class ServeHarness {
-    public let process: Process
+package final class ServeHarness {
+    package let process: Process
     /// `http://127.0.0.1:PORT/`.
-    public let url: String
-    public let client: HTTPClient
+    package let url: String
+    package let client: HTTPClient
     private let output: URL
     private let errors: URL
 
     /// Starts `ingest serve` with `arguments` (after `serve`) in `folder` and waits until it listens;
     /// through `launcher` (a command and its arguments, such as `prlimit --fsize=N`) when given.
-    public init(in folder: URL, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:],
+    package init(in folder: URL, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:],
                 launcher: [String] = [], test: XCTestCase) throws {
         output = folder.appendingPathComponent("serve-\(UUID().uuidString).out")
         errors = folder.appendingPathComponent("serve-\(UUID().uuidString).err")
@@ -50,11 +50,11 @@ public final class ServeHarness {
     }
 
     /// Standard error so far.
-    public var log: String { String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self) }
+    package var log: String { String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self) }
 
     /// Stops the server with SIGTERM and returns its exit status.
     @discardableResult
-    public func stop() -> Int32 { Self.stop(process) }
+    package func stop() -> Int32 { Self.stop(process) }
 
     @discardableResult
     private static func stop(_ process: Process) -> Int32 {

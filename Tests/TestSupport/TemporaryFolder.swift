@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 import XCTest
 
 /// Temporary folders for tests.
-public enum TemporaryFolder {
+package enum TemporaryFolder {
     /// A new empty folder named after `label`, which the caller deletes (for fixtures shared by a
     /// whole test class, or folders a test leaves for a person to inspect).
-    public static func make(_ label: String = "ingest-tests") throws -> URL {
+    package static func make(_ label: String = "ingest-tests") throws -> URL {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -15,7 +15,7 @@ public enum TemporaryFolder {
     /// A new folder named after `label` that `prepare` filled (a fixture made once for a test
     /// class, which deletes it when done), or nil when `prepare` says it could not: the folder is
     /// then deleted at once, so a failed set-up leaves nothing behind.
-    public static func prepared(_ label: String, _ prepare: (URL) -> Bool) -> URL? {
+    package static func prepared(_ label: String, _ prepare: (URL) -> Bool) -> URL? {
         guard let folder = try? make(label) else { return nil }
         guard prepare(folder) else {
             try? FileManager.default.removeItem(at: folder)
@@ -27,7 +27,7 @@ public enum TemporaryFolder {
 
 extension XCTestCase {
     /// The path of a new empty folder that is deleted when the test ends.
-    public func makeTemporaryFolder() throws -> String {
+    package func makeTemporaryFolder() throws -> String {
         let folder = try TemporaryFolder.make(String(describing: type(of: self))).path
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
         return folder

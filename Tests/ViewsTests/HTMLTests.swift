@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 @testable import Views
 import XCTest
+import Vocabulary
 
 final class HTMLTests: XCTestCase {
     func testInterpolatedText_isEscapedAndMarkupIsNot() {

@@ -1,10 +1,10 @@
 import Catalog
 import Foundation
 import Logging
-import TestSupport
 @testable import Views
 import Vocabulary
 import XCTest
+import TestSupport
 
 /// The pages drawn from a small catalogue: what they show, what they offer, and where they link.
 final class PageTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Catalog
 import Foundation
-import TestSupport
 import XCTest
+import Vocabulary
+import TestSupport
 
 /// `APIRoutes`: the JSON API under `/api` over the ingested samples, in this process (`RouterClient`):
 /// the keys of `list --json` and `show --json`, corrections and their undo.

@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
-import TestSupport
 import XCTest
+import TestSupport
+import Catalog
 
 /// Who may read and change what, in this process (`RouterClient`): loopback by default, a token
 /// (sign-in and session, or bearer), CSRF tokens for every change, `--read-only`. What needs the

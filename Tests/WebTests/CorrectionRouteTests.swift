@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// Corrections through the pages' forms and the JSON API, in this process (`RouterClient`): each
 /// one edit, each undone.

@@ -1,7 +1,8 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Vocabulary
+import Catalog
 
 /// Thumbnails and originals, served by photo id from the library and from nowhere else, in this
 /// process (`RouterClient`). Paths a client cannot send (`..`, `%00`) go to the real server:

@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import TestSupport
 import XCTest
+import Catalog
 
 /// `PageRoutes`: the pages over the ingested samples, in this process (`RouterClient`).
 final class PageRouteTests: XCTestCase {

@@ -1,8 +1,8 @@
-import Catalog
 import Foundation
-import TestSupport
 @testable import Web
 import XCTest
+import TestSupport
+import Catalog
 
 /// `SignInRoutes`: a browser signs in once with the token, and out, in this process (`RouterClient`).
 final class SignInRouteTests: XCTestCase {

@@ -1,15 +1,15 @@
 import Foundation
 
 /// What `Catalogue.copy(to:)` copied: each table's rows and checksum, equal on both sides.
-public struct CatalogueCopyReport: Sendable {
-    public struct Table: Sendable, Equatable {
-        public var name: String
-        public var rows: Int
+package struct CatalogueCopyReport: Sendable {
+    package struct Table: Sendable, Equatable {
+        package var name: String
+        package var rows: Int
         /// FNV-1a of every row's values in key order (`TableChecksum`), as 16 hex digits.
-        public var checksum: String
+        package var checksum: String
     }
 
-    public var tables: [Table]
+    package var tables: [Table]
 }
 
 extension Catalogue {
@@ -26,7 +26,7 @@ extension Catalogue {
     /// keeping every id; then counts and checksums each table on both sides. Throws
     /// `CatalogError.copyFailed` when the destination is not empty or the two differ (then the
     /// destination is left as the copy made it, for a look; empty it to try again).
-    public func copy(to destination: Catalogue) throws -> CatalogueCopyReport {
+    package func copy(to destination: Catalogue) throws -> CatalogueCopyReport {
         let written = try read { source in
             try destination.write { target in
                 let held = try Self.copiedTables.map { try target.scalar(Int.self, "SELECT count(*) FROM \($0.name)") ?? 0 }.reduce(0, +)
@@ -46,7 +46,7 @@ extension Catalogue {
     }
 
     /// Every copied table's row count and checksum, from one snapshot.
-    public func checksums() throws -> [CatalogueCopyReport.Table] {
+    package func checksums() throws -> [CatalogueCopyReport.Table] {
         try read { db in
             try Self.copiedTables.map { table in
                 var checksum = TableChecksum()

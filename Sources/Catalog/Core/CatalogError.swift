@@ -1,7 +1,7 @@
 import Foundation
 
 /// What went wrong in the catalogue, worded so the user knows which file is at fault and what to do.
-public enum CatalogError: Error, CustomStringConvertible, Equatable {
+package enum CatalogError: Error, CustomStringConvertible, Equatable {
     /// The database file could not be created or opened (path, reason).
     case cannotOpen(path: String, reason: String)
     /// There is no catalogue at the path, and the command only reads one.
@@ -41,7 +41,7 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
 
     /// The catalogue's storage is full, failing or out of reach: the work in hand must stop, not
     /// just this write.
-    public var isStorageFailure: Bool {
+    package var isStorageFailure: Bool {
         switch self {
         case .storageFailed, .unreachable: true
         default: false
@@ -49,7 +49,7 @@ public enum CatalogError: Error, CustomStringConvertible, Equatable {
     }
 
     /// One sentence naming the file, the problem and the remedy.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotOpen(path, reason):
             let remedy = CatalogueLocation.isURL(path) ? "check the URL, that the server runs and that it accepts this user"

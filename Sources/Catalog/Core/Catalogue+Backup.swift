@@ -8,7 +8,7 @@ extension Catalogue {
     /// snapshot (a PostgreSQL catalogue: `copy(to:)` from one snapshot) into a temporary file beside
     /// it, which is then opened and checked (integrity, migrations), flushed and renamed into place.
     /// Returns the copy's counts. Throws `CatalogError.backupFailed`.
-    public func backup(to destination: String) throws -> (captures: Int, photos: Int, hits: Int) {
+    package func backup(to destination: String) throws -> (captures: Int, photos: Int, hits: Int) {
         if let problem = NewFileDestination.problem(destination) {
             throw CatalogError.backupFailed(path: destination, reason: problem)
         }

@@ -12,7 +12,7 @@ extension Catalogue {
     /// holds `claim.setName`: else `CatalogError.claimLost`, and the worker that took the set over
     /// finishes it. The claim's row stays locked until the commit ends, so it cannot be taken
     /// over halfway.
-    public func commit(_ set: CommittedSet, claim: ClaimedSet? = nil) throws {
+    package func commit(_ set: CommittedSet, claim: ClaimedSet? = nil) throws {
         try commit(batch: [set], claim: claim)
         logger.debug("Committed set", metadata: [
             "set": "\(set.captures.first?.setName ?? "")", "captures": "\(set.captures.count)",
@@ -23,7 +23,7 @@ extension Catalogue {
     /// Adds many sets in one write transaction, all or none, as `commit(_:)` adds one: for bulk
     /// loads (a million captures in minutes), where a transaction per set would wait on the disk
     /// for each.
-    public func commit(batch sets: [CommittedSet], claim: ClaimedSet? = nil) throws {
+    package func commit(batch sets: [CommittedSet], claim: ClaimedSet? = nil) throws {
         do {
             try mappingStorageErrors {
                 try store.write { db in

@@ -8,17 +8,17 @@ import SystemPackage
 /// Safe to share between tasks: reads run concurrently, writes are serialised by the database.
 /// Every method throws `CatalogError` for problems the user can fix; an unexpected failure of the
 /// database itself comes as the database's message.
-public final class Catalogue: Sendable {
+package final class Catalogue: Sendable {
     /// Where the catalogue is, for messages: the SQLite file's path as given (`:memory:` for
     /// `inMemory(logger:)`), or the PostgreSQL URL without its password.
-    public let path: String
+    package let path: String
     /// Where the catalogue is.
-    public let location: CatalogueLocation
+    package let location: CatalogueLocation
     let store: any CatalogueStore
     let logger: Logger
 
     /// Opens the SQLite catalogue at `path`; see `init(_:create:logger:)`.
-    public convenience init(path: String, create: Bool = true, logger: Logger) throws {
+    package convenience init(path: String, create: Bool = true, logger: Logger) throws {
         try self.init(.sqlite(path: path), create: create, logger: logger)
     }
 
@@ -32,7 +32,7 @@ public final class Catalogue: Sendable {
     /// catalogue made by a newer ingest.
     /// - Parameter waitSeconds: how long a PostgreSQL catalogue's operations wait for a server that
     ///   is away (restarting, the network down) before they fail.
-    public convenience init(_ location: CatalogueLocation, create: Bool = true, waitSeconds: Double = 60, logger: Logger) throws {
+    package convenience init(_ location: CatalogueLocation, create: Bool = true, waitSeconds: Double = 60, logger: Logger) throws {
         let name = location.displayName
         let store: any CatalogueStore
         switch location {
@@ -67,7 +67,7 @@ public final class Catalogue: Sendable {
     }
 
     /// An empty catalogue that lives in memory only, for tests.
-    public static func inMemory(logger: Logger) throws -> Catalogue {
+    package static func inMemory(logger: Logger) throws -> Catalogue {
         try Catalogue(store: try SQLiteStore(), location: .sqlite(path: ":memory:"), logger: logger)
     }
 
@@ -112,13 +112,13 @@ public final class Catalogue: Sendable {
     /// Closes the catalogue; later calls fail. Closing a SQLite catalogue's last connection makes
     /// SQLite checkpoint the write-ahead log into the database file and remove it, so that the
     /// file alone holds the whole catalogue. Every command closes on exit.
-    public func close() throws {
+    package func close() throws {
         try store.close()
     }
 
     /// Records the start of an `ingest run` and returns it with its id. Throws
     /// `CatalogError.storageFailed` when the disk is full or failing.
-    public func startRun(inbox: String, startedAt: String) throws -> Run {
+    package func startRun(inbox: String, startedAt: String) throws -> Run {
         try mappingStorageErrors {
             try store.write { db in
                 var run = Run(startedAt: startedAt, inbox: inbox)
@@ -130,7 +130,7 @@ public final class Catalogue: Sendable {
     }
 
     /// Stores a run's final counts and `finishedAt`; the run must come from `startRun(inbox:startedAt:)`.
-    public func finishRun(_ run: Run) throws {
+    package func finishRun(_ run: Run) throws {
         let changed = try mappingStorageErrors {
             try store.write { db in
                 try db.execute("""

@@ -1,28 +1,28 @@
 /// Where a catalogue lives: a SQLite file, or a PostgreSQL database named by a URL.
-public enum CatalogueLocation: Sendable, Equatable {
+package enum CatalogueLocation: Sendable, Equatable {
     case sqlite(path: String)
     /// A libpq connection URL, `postgresql://user@host:5432/db?sslmode=require`; libpq reads what
     /// it leaves out (the password: `PGPASSWORD`, `~/.pgpass`) from its usual places.
     case postgres(url: String)
 
     /// A `postgresql://` or `postgres://` URL names a PostgreSQL database; anything else is a path.
-    public init(_ text: String) {
+    package init(_ text: String) {
         self = Self.isURL(text) ? .postgres(url: text) : .sqlite(path: text)
     }
 
     /// Whether `text` is a PostgreSQL URL rather than a path.
-    public static func isURL(_ text: String) -> Bool {
+    package static func isURL(_ text: String) -> Bool {
         text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
     }
 
     /// Whether several workers may share the catalogue (PostgreSQL); a SQLite file has one writer.
-    public var isShared: Bool {
+    package var isShared: Bool {
         if case .postgres = self { return true }
         return false
     }
 
     /// The path, or the URL with any password replaced by `***`: fit for messages and logs.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .sqlite(let path): path
         case .postgres(let url): Self.redacted(url)
@@ -30,7 +30,7 @@ public enum CatalogueLocation: Sendable, Equatable {
     }
 
     /// What is wrong with the URL (libpq cannot parse it), or nil; a path is never wrong here.
-    public var problem: String? {
+    package var problem: String? {
         guard case .postgres(let url) = self else { return nil }
         return PostgresConnection.problem(ofURL: url)
     }

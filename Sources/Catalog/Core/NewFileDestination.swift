@@ -1,4 +1,3 @@
-import FileSystem
 import Foundation
 import SystemPackage
 

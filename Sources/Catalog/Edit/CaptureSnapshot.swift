@@ -1,14 +1,14 @@
 /// A capture as a correction found or left it: its row, its photos by position, and their barcode
 /// hits. Edits store these (as JSON) for the captures they touch, before and after, which is all an
 /// undo needs, a deleted capture's photos and hits included.
-public struct CaptureSnapshot: Codable, Hashable, Sendable {
-    public var capture: Capture
+package struct CaptureSnapshot: Codable, Hashable, Sendable {
+    package var capture: Capture
     /// By position: `photos[i].position == i`.
-    public var photos: [Photo]
+    package var photos: [Photo]
     /// The hits of `photos`, in the order they were stored.
-    public var hits: [BarcodeHit]
+    package var hits: [BarcodeHit]
 
-    public init(capture: Capture, photos: [Photo], hits: [BarcodeHit]) {
+    package init(capture: Capture, photos: [Photo], hits: [BarcodeHit]) {
         self.capture = capture
         self.photos = photos
         self.hits = hits
@@ -17,7 +17,7 @@ public struct CaptureSnapshot: Codable, Hashable, Sendable {
     /// True when `other` is the same capture row holding the same photos in the same order: what an
     /// undo requires of the captures it reverts. Photo rows are compared by id only, since a
     /// thumbnail remade meanwhile (`ingest thumbnails`) changes a row but not the capture.
-    public func hasSameLayout(as other: CaptureSnapshot) -> Bool {
+    package func hasSameLayout(as other: CaptureSnapshot) -> Bool {
         capture == other.capture && photos.map(\.id) == other.photos.map(\.id)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension Catalogue {
     /// Edits newest first: at most `limit`, made before edit `before` when given.
-    public func edits(limit: Int, before: Int64? = nil) throws -> [Edit] {
+    package func edits(limit: Int, before: Int64? = nil) throws -> [Edit] {
         try read { db in
             try Self.fetchEdits(db, "SELECT * FROM edit WHERE id < ? ORDER BY id DESC LIMIT ?",
                                 [(before ?? Int64.max).sqlValue, limit.sqlValue])
@@ -10,12 +10,12 @@ extension Catalogue {
     }
 
     /// One edit; nil when no edit has `id`.
-    public func edit(id: Int64) throws -> Edit? {
+    package func edit(id: Int64) throws -> Edit? {
         try read { db in try Self.fetchEdits(db, "SELECT * FROM edit WHERE id = ?", [id.sqlValue]).first }
     }
 
     /// The edits that touched capture `id`, newest first, at most `limit`.
-    public func edits(ofCapture id: String, limit: Int) throws -> [Edit] {
+    package func edits(ofCapture id: String, limit: Int) throws -> [Edit] {
         try read { db in
             try Self.fetchEdits(db, """
                 SELECT edit.* FROM edit_capture JOIN edit ON edit.id = edit_capture.edit_id
@@ -26,7 +26,7 @@ extension Catalogue {
 
     /// The library paths (relative) of deleted captures' files, kept so that their delete can be
     /// undone: no photo row names them, yet they belong to the catalogue (`ingest verify`).
-    public func heldFilePaths() throws -> Set<String> {
+    package func heldFilePaths() throws -> Set<String> {
         try read { db in Set(try db.column(String.self, "SELECT path FROM held_file")) }
     }
 
@@ -36,7 +36,7 @@ extension Catalogue {
     /// again until none are left: memory holds one batch of edits' files however many were
     /// deleted. A crash before the files are removed leaves files no row references, which
     /// `ingest verify --repair` sets aside.
-    public func releaseHeldFiles(madeBefore: String?, purgedAt: String, edits: Int = 1000) throws -> [String] {
+    package func releaseHeldFiles(madeBefore: String?, purgedAt: String, edits: Int = 1000) throws -> [String] {
         try write { db in
             let cutoff = (madeBefore ?? "9999").sqlValue
             let chosen = """

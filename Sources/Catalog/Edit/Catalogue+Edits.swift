@@ -8,7 +8,7 @@ extension Catalogue {
     /// cannot slip in between; whatever it throws leaves the catalogue as it was. The files of photos
     /// the plan removes stay in the library, held by the edit (`heldFilePaths()`). Throws
     /// `EditError.unknownCapture` when an id names no capture.
-    public func applyEdit(to captureIds: [String], origin: String, madeAt: String,
+    package func applyEdit(to captureIds: [String], origin: String, madeAt: String,
                           _ decide: ([CaptureSnapshot]) throws -> EditPlan) throws -> Edit {
         try write { db in
             let before = try Self.snapshots(of: captureIds, db)
@@ -25,7 +25,7 @@ extension Catalogue {
     /// Refused (`EditError`) when the edit was undone already, when its deleted captures' files were
     /// purged, when a capture it touched is not as it left it (a later edit changed it: undo that
     /// first), or when a photo it deleted is catalogued again.
-    public func undoEdit(id editId: Int64?, origin: String, madeAt: String) throws -> Edit {
+    package func undoEdit(id editId: Int64?, origin: String, madeAt: String) throws -> Edit {
         try write { db in
             let edit = try Self.standingEdit(editId, db)
             let current = try Self.currentState(of: edit, db)

@@ -1,27 +1,27 @@
 /// One recorded correction: what it did, when, where from, and the captures it touched before and
 /// after, so that it can be undone.
-public struct Edit: Hashable, Sendable {
+package struct Edit: Hashable, Sendable {
     /// Ascending in the order edits were made.
-    public var id: Int64
-    public var kind: EditKind
+    package var id: Int64
+    package var kind: EditKind
     /// ISO 8601 UTC.
-    public var madeAt: String
+    package var madeAt: String
     /// Who made it: `cli`, or `web` and the client's address.
-    public var origin: String
+    package var origin: String
     /// One line a person reads: "merged 2 captures into 3f2a… (7 photos)".
-    public var summary: String
+    package var summary: String
     /// The captures the edit touched as they were, and as it left them; a capture of `before` absent
     /// from `after` was removed (merged away or deleted).
-    public var before: [CaptureSnapshot]
-    public var after: [CaptureSnapshot]
+    package var before: [CaptureSnapshot]
+    package var after: [CaptureSnapshot]
     /// The edit this one reverted (kind `undo`).
-    public var undoes: Int64?
+    package var undoes: Int64?
     /// The edit that reverted this one; nil while it stands.
-    public var undoneBy: Int64?
+    package var undoneBy: Int64?
     /// When `ingest purge` removed the files this edit held (a delete's); it can no longer be undone.
-    public var purgedAt: String?
+    package var purgedAt: String?
 
-    public init(id: Int64, kind: EditKind, madeAt: String, origin: String, summary: String, before: [CaptureSnapshot],
+    package init(id: Int64, kind: EditKind, madeAt: String, origin: String, summary: String, before: [CaptureSnapshot],
                 after: [CaptureSnapshot], undoes: Int64? = nil, undoneBy: Int64? = nil, purgedAt: String? = nil) {
         self.id = id
         self.kind = kind
@@ -36,21 +36,21 @@ public struct Edit: Hashable, Sendable {
     }
 
     /// Every capture id the edit touched, those of `before` first, each once.
-    public var captureIds: [String] {
+    package var captureIds: [String] {
         var seen = Set<String>()
         return (before + after).map(\.capture.id).filter { seen.insert($0).inserted }
     }
 }
 
 /// What a correction will do, decided from the captures as they are (see `Catalogue.applyEdit`).
-public struct EditPlan: Sendable {
-    public var kind: EditKind
-    public var summary: String
+package struct EditPlan: Sendable {
+    package var kind: EditKind
+    package var summary: String
     /// Every capture the edit leaves, as it leaves it, photos by position. A capture it was given and
     /// that is not here is removed, and so is a photo it was given that no capture here holds.
-    public var after: [CaptureSnapshot]
+    package var after: [CaptureSnapshot]
 
-    public init(kind: EditKind, summary: String, after: [CaptureSnapshot]) {
+    package init(kind: EditKind, summary: String, after: [CaptureSnapshot]) {
         self.kind = kind
         self.summary = summary
         self.after = after

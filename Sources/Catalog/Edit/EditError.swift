@@ -1,5 +1,5 @@
 /// Why a correction or an undo was refused; nothing was written. Worded for the person who asked.
-public enum EditError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum EditError: Error, CustomStringConvertible, Equatable, Sendable {
     /// No capture has this id (deleted or merged away meanwhile?).
     case unknownCapture(String)
     /// No photo has this id.
@@ -22,7 +22,7 @@ public enum EditError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The plan a correction made does not fit the captures it was given (a fault of the caller).
     case invalidPlan(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownCapture(let id):
             return "no capture \(id) (deleted or merged meanwhile?); reload and try again."

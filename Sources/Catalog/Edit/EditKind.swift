@@ -1,5 +1,5 @@
 /// What a correction did; stored by its raw value in `edit.kind`.
-public enum EditKind: String, CaseIterable, Codable, Sendable {
+package enum EditKind: String, CaseIterable, Codable, Sendable {
     /// Captures joined into the first one.
     case merge
     /// A capture cut in two before one of its photos.

@@ -13,9 +13,9 @@ import SystemPackage
 ///
 /// Rows stream from one SQL cursor over captures joined with their photos, in the order of an
 /// index: memory stays the same whatever the catalogue's size.
-public struct CatalogueExporter: Sendable {
+package struct CatalogueExporter: Sendable {
     /// The header row, in column order.
-    public static let header = [
+    package static let header = [
         "capture_id", "set_name", "barcode", "symbology", "gtin13", "captured_at", "time_source",
         "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
         "agent_id", "agent_name", "request_id", "note",
@@ -30,14 +30,14 @@ public struct CatalogueExporter: Sendable {
     private let rawCells: Bool
 
     /// An exporter reading from `catalogue`; with `rawCells`, every field as it is stored, formulas too.
-    public init(catalogue: Catalogue, rawCells: Bool = false) {
+    package init(catalogue: Catalogue, rawCells: Bool = false) {
         self.catalogue = catalogue
         self.rawCells = rawCells
     }
 
     /// Writes the header and one row per capture taken at or after `since` (seconds since 1970; nil
     /// for all) to `stream`, opening it if needed. Returns the number of capture rows.
-    public func write(to stream: OutputStream, since: Double? = nil) throws -> Int {
+    package func write(to stream: OutputStream, since: Double? = nil) throws -> Int {
         if stream.streamStatus == .notOpen { stream.open() }
         defer { stream.close() }
         return try write(since: since) { bytes in
@@ -54,7 +54,7 @@ public struct CatalogueExporter: Sendable {
     /// an interrupted export never replaces a good one. Returns the number of capture rows.
     /// Throws `CatalogError.exportFailed` naming `path` when the file cannot be written.
     @discardableResult
-    public func writeCSV(toPath path: String, since: Double? = nil) throws -> Int {
+    package func writeCSV(toPath path: String, since: Double? = nil) throws -> Int {
         do {
             if path == "-" { return try write(since: since) { try FileDescriptor.standardOutput.writeAll($0) } }
             if let problem = NewFileDestination.problem(path, mayReplace: true) {

@@ -10,7 +10,7 @@ import GRDB
 
 extension Catalogue {
     /// The identifiers of the migrations this version knows, oldest first.
-    public static let schemaVersions: [String] = migrator.migrations
+    package static let schemaVersions: [String] = migrator.migrations
 
     /// Every migration of the catalogue, in the order they run.
     static var migrator: DatabaseMigrator {

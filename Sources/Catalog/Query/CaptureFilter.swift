@@ -5,28 +5,28 @@ import Vocabulary
 ///
 /// Conditions combine with AND. Times are seconds since 1970 compared with `Capture.capturedUTC`,
 /// as the half-open range `since ..< until`.
-public struct CaptureFilter: Hashable, Sendable {
+package struct CaptureFilter: Hashable, Sendable {
     /// Matches captures whose `barcode` or `gtin13` equals this text exactly.
-    public var barcode: String?
+    package var barcode: String?
     /// Matches captures of this set (inbox sub-folder) only.
-    public var setName: String?
+    package var setName: String?
     /// Matches captures taken at or after this time.
-    public var since: Double?
+    package var since: Double?
     /// Matches captures taken before this time.
-    public var until: Double?
+    package var until: Double?
     /// Matches captures without a barcode only.
-    public var noBarcode: Bool
+    package var noBarcode: Bool
     /// Matches captures with this rating only.
-    public var rating: Rating?
+    package var rating: Rating?
     /// Matches captures of the agent with this id, or whose name — the latest or the one at capture
     /// time — contains this text, ignoring case.
-    public var agent: String?
+    package var agent: String?
     /// Matches captures whose product name or brand, set name or barcode contains this text,
     /// ignoring case and accents.
-    public var search: String?
+    package var search: String?
 
     /// A filter with the given conditions; leave out a condition to not filter on it.
-    public init(barcode: String? = nil, setName: String? = nil, since: Double? = nil, until: Double? = nil,
+    package init(barcode: String? = nil, setName: String? = nil, since: Double? = nil, until: Double? = nil,
                 noBarcode: Bool = false, rating: Rating? = nil, agent: String? = nil,
                 search: String? = nil) {
         self.barcode = barcode

@@ -2,7 +2,7 @@ extension Catalogue {
     /// Calls `body` with every photo of the catalogue, `size` at a time, in the order they were
     /// catalogued (SQLite; PostgreSQL: by id). Each batch is its own read (keyset paging), so
     /// `body` may write, and memory holds one batch whatever the catalogue's size.
-    public func forEachPhotoBatch(size: Int, _ body: ([Photo]) throws -> Void) throws {
+    package func forEachPhotoBatch(size: Int, _ body: ([Photo]) throws -> Void) throws {
         var columns: RowColumns?
         try forEachBatch(size: size, columns: "*") { row in
             let known = columns ?? RowColumns(row, range: 1 ..< row.count)
@@ -12,7 +12,7 @@ extension Catalogue {
     }
 
     /// Calls `body` with every photo's files, `size` at a time, as `forEachPhotoBatch` does.
-    public func forEachPhotoFilesBatch(size: Int, _ body: ([PhotoFiles]) throws -> Void) throws {
+    package func forEachPhotoFilesBatch(size: Int, _ body: ([PhotoFiles]) throws -> Void) throws {
         try forEachBatch(size: size, columns: "original_path, thumb_path, byte_size, original_modified") { row in
             PhotoFiles(originalPath: row[1], thumbPath: row[2], byteSize: row[3], originalModified: row[4])
         } body: { try body($0) }
@@ -45,7 +45,7 @@ extension Catalogue {
     /// Up to `count` photos picked at random, each as likely as any other (fewer only when the
     /// catalogue holds fewer). SQLite: picks rowids, so it reads only the photos it returns;
     /// PostgreSQL: a random order of the whole table.
-    public func randomPhotos(count: Int) throws -> [Photo] {
+    package func randomPhotos(count: Int) throws -> [Photo] {
         let (total, highest) = try read { db -> (Int, Int64) in
             var result = (0, Int64(0))
             let highest = store.dialect == .sqlite ? "coalesce(max(rowid), 0)" : "0"
@@ -80,7 +80,7 @@ extension Catalogue {
     }
 
     /// The library paths among `paths` that a photo row names as its original or thumbnail.
-    public func referencedPaths(among paths: [String]) throws -> Set<String> {
+    package func referencedPaths(among paths: [String]) throws -> Set<String> {
         try read { db in
             // Each path is looked up first in the column its folder suggests, then in the other one
             // if not found there: one index probe per path in a library laid out as ingest lays it.
@@ -106,7 +106,7 @@ extension Catalogue {
     }
 
     /// The photos whose thumbnail is at one of `paths` (library-relative).
-    public func photos(withThumbPaths paths: [String]) throws -> [Photo] {
+    package func photos(withThumbPaths paths: [String]) throws -> [Photo] {
         try read { db in
             var found: [Photo] = []
             try Self.forEachChunk(of: paths.map(\.sqlValue)) { chunk in
@@ -119,10 +119,10 @@ extension Catalogue {
 
 /// Where a photo's files are and what the original was when catalogued: what `verify --quick`
 /// compares, read without decoding whole photo rows.
-public struct PhotoFiles: Sendable, Hashable {
-    public var originalPath: String
-    public var thumbPath: String
-    public var byteSize: Int64
+package struct PhotoFiles: Sendable, Hashable {
+    package var originalPath: String
+    package var thumbPath: String
+    package var byteSize: Int64
     /// Nanoseconds since 1970; nil for photos catalogued before it was recorded.
-    public var originalModified: Int64?
+    package var originalModified: Int64?
 }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// How many products the catalogue knows, and how many captures find one.
-public struct ProductStats: Sendable, Equatable {
+package struct ProductStats: Sendable, Equatable {
     /// Products from dumps and entered by hand (their own rows, not the copies of 8-digit codes).
-    public var fromDumps: Int
-    public var manual: Int
+    package var fromDumps: Int
+    package var manual: Int
     /// The newest `lastModified` of a dump row: how recent the imported dump is.
-    public var newestModified: Int64?
-    public var capturesWithProduct: Int
-    public var capturesWithoutProduct: Int
+    package var newestModified: Int64?
+    package var capturesWithProduct: Int
+    package var capturesWithoutProduct: Int
 }
 
 extension Catalogue {
@@ -38,7 +38,7 @@ extension Catalogue {
     /// `CatalogueStore.write(bulk:_:)`). Returns how many of the products' own rows (not copies)
     /// were written; the others were kept (manual, or newer). Throws `CatalogError.storageFailed`
     /// for a full disk.
-    public func upsertProducts(_ products: [Product], replaceManual: Bool) throws -> Int {
+    package func upsertProducts(_ products: [Product], replaceManual: Bool) throws -> Int {
         try mappingStorageErrors {
             try store.write(bulk: true) { db in
                 var written = 0
@@ -84,7 +84,7 @@ extension Catalogue {
 
     /// The product one of `keys` (GTIN-14s, most likely first) names: a product's own row before a
     /// copy; nil when none does.
-    public func product(gtin14Keys keys: [String]) throws -> Product? {
+    package func product(gtin14Keys keys: [String]) throws -> Product? {
         guard !keys.isEmpty else { return nil }
         return try read { db in
             let found = try db.fetchAll(Product.self, "SELECT * FROM product WHERE gtin14 IN (\(placeholders(keys.count)))",
@@ -95,7 +95,7 @@ extension Catalogue {
     }
 
     /// The products of captures with these GTIN-13s (as `Capture.gtin13` holds them), keyed by GTIN-13.
-    public func products(forGTIN13s codes: some Sequence<String>) throws -> [String: Product] {
+    package func products(forGTIN13s codes: some Sequence<String>) throws -> [String: Product] {
         let keys = Array(Set(codes.map { "0" + $0 }))
         return try read { db in
             var found: [String: Product] = [:]
@@ -109,7 +109,7 @@ extension Catalogue {
     }
 
     /// The GTIN-14 of every catalogued capture's code, for an import of only those products.
-    public func capturedGTIN14s() throws -> Set<String> {
+    package func capturedGTIN14s() throws -> Set<String> {
         try read { db in
             var keys = Set<String>()
             try db.query("SELECT DISTINCT '0' || gtin13 FROM capture WHERE gtin13 IS NOT NULL", []) { keys.insert($0[0]) }
@@ -118,7 +118,7 @@ extension Catalogue {
     }
 
     /// Products stored, the dump's date, and captures with and without a product.
-    public func productStats() throws -> ProductStats {
+    package func productStats() throws -> ProductStats {
         try read { db in
             var stats = ProductStats(fromDumps: 0, manual: 0, newestModified: nil, capturesWithProduct: 0, capturesWithoutProduct: 0)
             try db.query("""

@@ -22,7 +22,7 @@ extension Catalogue {
     /// The already-catalogued photos among `hashes` (lower-case hex SHA-256), keyed by hash.
     ///
     /// Hashes not in the catalogue are simply absent from the result; any number of hashes may be passed.
-    public func photos(withSHA256 hashes: [String]) throws -> [String: Photo] {
+    package func photos(withSHA256 hashes: [String]) throws -> [String: Photo] {
         let unique = Array(Set(hashes))
         return try read { db in
             var found: [String: Photo] = [:]
@@ -35,13 +35,13 @@ extension Catalogue {
 
     /// The catalogued photo with this SHA-256, if any; nil also when the catalogue cannot be read,
     /// so a caller deciding whether to analyse a photo errs on the side of analysing it.
-    public func photo(withSHA256 hash: String) -> Photo? {
+    package func photo(withSHA256 hash: String) -> Photo? {
         try? read { db in try db.fetchOne(Photo.self, "SELECT * FROM photo WHERE sha256 = ?", [hash.sqlValue]) }
     }
 
     /// The captures `filter` matches, newest first (`capturedUTC` descending, then id descending):
     /// at most `limit`, starting after `before`.
-    public func captures(matching filter: CaptureFilter = .init(), limit: Int? = nil,
+    package func captures(matching filter: CaptureFilter = .init(), limit: Int? = nil,
                          before: CaptureCursor? = nil) throws -> [Capture] {
         try read { db in
             let query = try filter.sql(db, before: before)
@@ -54,7 +54,7 @@ extension Catalogue {
     /// `captures(matching:)`, as the database yields them: memory stays the same whatever the
     /// number of captures. Reads one snapshot; each product is one probe of its key, joined in
     /// the same query. `body` may not read the catalogue while the query runs.
-    public func forEachCapture(matching filter: CaptureFilter = .init(), limit: Int? = nil, before: CaptureCursor? = nil,
+    package func forEachCapture(matching filter: CaptureFilter = .init(), limit: Int? = nil, before: CaptureCursor? = nil,
                                _ body: (Capture, Product?) throws -> Void) throws {
         try read { db in
             let query = try filter.sql(db, before: before)
@@ -87,7 +87,7 @@ extension Catalogue {
     static func limitArguments(_ limit: Int?) -> [SQLValue] { limit.map { [$0.sqlValue] } ?? [] }
 
     /// How many captures `filter` matches (after `before`, when given).
-    public func count(matching filter: CaptureFilter = .init(), before: CaptureCursor? = nil) throws -> Int {
+    package func count(matching filter: CaptureFilter = .init(), before: CaptureCursor? = nil) throws -> Int {
         try read { db in
             let query = try filter.sql(db, before: before)
             return try db.scalar(Int.self, "SELECT count(*) \(query.from) \(query.whereClause)", query.arguments) ?? 0
@@ -96,7 +96,7 @@ extension Catalogue {
 
     /// As `count(matching:before:)`, but stops counting at `limit`: the time it takes is bounded
     /// whatever the catalogue's size.
-    public func count(matching filter: CaptureFilter = .init(), before: CaptureCursor? = nil, upTo limit: Int) throws -> Int {
+    package func count(matching filter: CaptureFilter = .init(), before: CaptureCursor? = nil, upTo limit: Int) throws -> Int {
         try read { db in
             let query = try filter.sql(db, before: before)
             // Only the id: the filter's index holds it, so no row of the table is read.
@@ -107,14 +107,14 @@ extension Catalogue {
 
     /// The shortest id prefix `capture(idPrefix:)` looks up: shorter ones name too many captures to
     /// be meant (an empty one, all of them).
-    public static let minimumIdPrefixLength = 4
+    package static let minimumIdPrefixLength = 4
 
     /// The one capture whose id starts with `idPrefix` (case-insensitive), or nil when none does or
     /// the prefix is shorter than `minimumIdPrefixLength`.
     ///
     /// Throws `CatalogError.ambiguousId` when several captures start with the prefix. Ids are
     /// lowercase, so the prefix is looked up lowercased, as a range of the primary key's index.
-    public func capture(idPrefix: String) throws -> Capture? {
+    package func capture(idPrefix: String) throws -> Capture? {
         guard idPrefix.count >= Self.minimumIdPrefixLength else { return nil }
         let prefix = idPrefix.lowercased()
         let matches = try read { db in
@@ -128,17 +128,17 @@ extension Catalogue {
     }
 
     /// The photos of one capture, by position.
-    public func photos(ofCapture id: String) throws -> [Photo] {
+    package func photos(ofCapture id: String) throws -> [Photo] {
         try read { db in try db.fetchAll(Photo.self, "SELECT * FROM photo WHERE capture_id = ? ORDER BY position", [id.sqlValue]) }
     }
 
     /// Every barcode hit found on one photo, in the order they were stored.
-    public func hits(ofPhoto id: String) throws -> [BarcodeHit] {
+    package func hits(ofPhoto id: String) throws -> [BarcodeHit] {
         try read { db in try db.fetchAll(BarcodeHit.self, "SELECT * FROM barcode_hit WHERE photo_id = ? ORDER BY id", [id.sqlValue]) }
     }
 
     /// How many captures, photos and barcode hits the catalogue holds.
-    public func counts() throws -> (captures: Int, photos: Int, hits: Int) {
+    package func counts() throws -> (captures: Int, photos: Int, hits: Int) {
         try read { db in
             func count(_ table: String) throws -> Int { try db.scalar(Int.self, "SELECT count(*) FROM \(table)") ?? 0 }
             return (captures: try count("capture"), photos: try count("photo"), hits: try count("barcode_hit"))
@@ -146,19 +146,19 @@ extension Catalogue {
     }
 
     /// Every agent, keyed by id.
-    public func agents() throws -> [String: Agent] {
+    package func agents() throws -> [String: Agent] {
         try read { db in
             Dictionary(uniqueKeysWithValues: try db.fetchAll(Agent.self, "SELECT * FROM agent").map { ($0.id, $0) })
         }
     }
 
     /// Every photo of the catalogue, by capture and position.
-    public func allPhotos() throws -> [Photo] {
+    package func allPhotos() throws -> [Photo] {
         try read { db in try db.fetchAll(Photo.self, "SELECT * FROM photo ORDER BY capture_id, position") }
     }
 
     /// The library-relative paths where captures keep their set's `capture.json`.
-    public func contextPaths() throws -> Set<String> {
+    package func contextPaths() throws -> Set<String> {
         try read { db in
             Set(try db.column(String.self, "SELECT DISTINCT context_path FROM capture WHERE context_path IS NOT NULL"))
         }
@@ -168,7 +168,7 @@ extension Catalogue {
 extension Capture {
     /// The agent's name to show: its latest name in `agents` (from `Catalogue.agents()`), else the
     /// name at capture time; nil for a capture without agent.
-    public func agentName(latestIn agents: [String: Agent]) -> String? {
+    package func agentName(latestIn agents: [String: Agent]) -> String? {
         agentId.flatMap { agents[$0]?.name } ?? agentName
     }
 }

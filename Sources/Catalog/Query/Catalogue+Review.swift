@@ -2,7 +2,7 @@ import Foundation
 import Vocabulary
 
 /// The kinds of capture most likely to need a person's look, as the review queue lists them.
-public enum ReviewReason: String, CaseIterable, Sendable {
+package enum ReviewReason: String, CaseIterable, Sendable {
     /// No barcode, beside a capture of the same set that has one: a code missed, or a product split in two.
     case noBarcodeBesideOne = "no-barcode-beside-one"
     /// More photos than one product usually takes: perhaps two products in one capture.
@@ -15,13 +15,13 @@ public enum ReviewReason: String, CaseIterable, Sendable {
 
 extension Catalogue {
     /// How many photos make a capture "many" for the review queue.
-    public static let manyPhotos = 6
+    package static let manyPhotos = 6
 
     /// The newest captures (at most `limit`) that `reason` flags, each reason from an index: Poor and
     /// no barcode in newest-first order (a page costs its own rows plus, for `noBarcodeBesideOne`, two
     /// probes of the set's index per capture without barcode looked at); many photos and file times
     /// from indexes of those rows only, which are few, then put in order.
-    public func captures(flaggedFor reason: ReviewReason, limit: Int) throws -> [Capture] {
+    package func captures(flaggedFor reason: ReviewReason, limit: Int) throws -> [Capture] {
         try read { db in
             let (sql, arguments) = Self.reviewQuery(reason, limit: limit, db.dialect)
             return try db.fetchAll(Capture.self, sql, arguments)
@@ -64,7 +64,7 @@ extension Catalogue {
 
     /// The first photo (position 0) of each capture of `ids`, keyed by capture id: a page's thumbnails
     /// in one read.
-    public func firstPhotos(ofCaptures ids: [String]) throws -> [String: Photo] {
+    package func firstPhotos(ofCaptures ids: [String]) throws -> [String: Photo] {
         try read { db in
             var found: [String: Photo] = [:]
             for start in stride(from: 0, to: ids.count, by: Self.hashChunkSize) {
@@ -79,7 +79,7 @@ extension Catalogue {
 
     /// Every barcode hit of the photos `ids`, keyed by photo id, in the order they were stored: a
     /// capture's hits in one read.
-    public func hits(ofPhotos ids: [String]) throws -> [String: [BarcodeHit]] {
+    package func hits(ofPhotos ids: [String]) throws -> [String: [BarcodeHit]] {
         try read { db in
             var found: [String: [BarcodeHit]] = [:]
             for start in stride(from: 0, to: ids.count, by: Self.hashChunkSize) {
@@ -93,13 +93,13 @@ extension Catalogue {
     }
 
     /// The photo with this id; nil when there is none.
-    public func photo(id: String) throws -> Photo? {
+    package func photo(id: String) throws -> Photo? {
         try read { db in try db.fetchOne(Photo.self, "SELECT * FROM photo WHERE id = ?", [id.sqlValue]) }
     }
 
     /// The one photo whose id starts with `idPrefix` (case-insensitive), as `capture(idPrefix:)`
     /// looks up captures; throws `EditError.ambiguousPhoto` when several do.
-    public func photo(idPrefix: String) throws -> Photo? {
+    package func photo(idPrefix: String) throws -> Photo? {
         guard idPrefix.count >= Self.minimumIdPrefixLength else { return nil }
         let prefix = idPrefix.lowercased()
         let matches = try read { db in
@@ -113,7 +113,7 @@ extension Catalogue {
 
 extension Catalogue {
     /// The capture with this (whole) id; nil when there is none.
-    public func capture(id: String) throws -> Capture? {
+    package func capture(id: String) throws -> Capture? {
         try read { db in try db.fetchOne(Capture.self, "SELECT * FROM capture WHERE id = ?", [id.sqlValue]) }
     }
 }

@@ -5,14 +5,14 @@ import Foundation
 ///
 /// A day starts at midnight UTC, and `--until` a day includes that whole day. A time without an
 /// offset is read as UTC, as the catalogue orders captures whose camera recorded no offset.
-public struct TimeBound: Hashable, Sendable {
+package struct TimeBound: Hashable, Sendable {
     /// Seconds since 1970 of the start of the day, or of the time.
-    public var seconds: Double
+    package var seconds: Double
     /// Whether the value was a bare day.
-    public var isDay: Bool
+    package var isDay: Bool
 
     /// The exclusive upper bound `--until` means: the end of a day, or the time itself.
-    public var untilSeconds: Double { isDay ? seconds + 86_400 : seconds }
+    package var untilSeconds: Double { isDay ? seconds + 86_400 : seconds }
 
     /// Made for each value: a `Regex` is not `Sendable`, so it cannot be shared as a constant.
     private static var pattern: Regex<AnyRegexOutput> {
@@ -20,7 +20,7 @@ public struct TimeBound: Hashable, Sendable {
     }
 
     /// Reads a day or a time; nil for anything else, a date that does not exist included.
-    public init?(parsing argument: String) {
+    package init?(parsing argument: String) {
         guard let match = argument.wholeMatch(of: Self.pattern) else { return nil }
         let text = { (index: Int) -> String? in match.output[index].substring.map(String.init) }
         let number = { (index: Int) -> Int in text(index).flatMap { Int($0) } ?? 0 }

@@ -6,43 +6,43 @@ import Vocabulary
 /// the UTC offset only when the camera recorded one) and `capturedUTC`, seconds
 /// since 1970 used for ordering and filters. When the offset is unknown the wall
 /// clock is taken as UTC for `capturedUTC`; `timeSource` says so.
-public struct Capture: Codable, Hashable, Sendable {
+package struct Capture: Codable, Hashable, Sendable {
     /// A UUID string; commands accept any unique prefix of it.
-    public var id: String
-    public var runId: Int64?
+    package var id: String
+    package var runId: Int64?
     /// The inbox sub-folder the capture came from.
-    public var setName: String
+    package var setName: String
     /// The code as read, normalised (UPC-E expanded to UPC-A); nil for a capture without barcode.
-    public var barcode: String?
+    package var barcode: String?
     /// The symbology of `barcode`.
-    public var symbology: Symbology?
+    package var symbology: Symbology?
     /// GTIN-13 of a retail code (EAN-13, UPC-A, UPC-E, EAN-8 zero-padded); nil otherwise.
-    public var gtin13: String?
-    public var capturedAt: String
-    public var capturedUTC: Double
+    package var gtin13: String?
+    package var capturedAt: String
+    package var capturedUTC: Double
     /// Where the first photo's time came from.
-    public var timeSource: TimeSource
-    public var photoCount: Int
+    package var timeSource: TimeSource
+    package var photoCount: Int
     /// Mean quality of the capture's photos, 0…1, and its rating.
-    public var quality: Double
-    public var rating: Rating
+    package var quality: Double
+    package var rating: Rating
     /// When the capture was committed, ISO 8601 UTC.
-    public var createdAt: String
+    package var createdAt: String
     /// The agent the set was photographed for (its `capture.json`); nil without context.
-    public var agentId: String?
+    package var agentId: String?
     /// The agent's display name as the sidecar gave it at capture time; the `agent` table holds the latest.
-    public var agentName: String?
+    package var agentName: String?
     /// The agent's request this capture answers, as given in `capture.json`.
-    public var requestId: String?
+    package var requestId: String?
     /// Free text from `capture.json`.
-    public var note: String?
+    package var note: String?
     /// Where the set's `capture.json` was kept, relative to the library; shared by the set's captures.
-    public var contextPath: String?
+    package var contextPath: String?
     /// The 2- or 5-digit add-on beside the barcode (a magazine's issue, a book's price), apart from
     /// it: `gtin13` alone is the product.
-    public var addon: String?
+    package var addon: String?
 
-    public init(id: String, runId: Int64?, setName: String, barcode: String?, symbology: Symbology?, gtin13: String?,
+    package init(id: String, runId: Int64?, setName: String, barcode: String?, symbology: Symbology?, gtin13: String?,
                 capturedAt: String, capturedUTC: Double, timeSource: TimeSource, photoCount: Int,
                 quality: Double, rating: Rating, createdAt: String, agentId: String? = nil, agentName: String? = nil,
                 requestId: String? = nil, note: String? = nil, contextPath: String? = nil, addon: String? = nil) {

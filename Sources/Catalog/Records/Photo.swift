@@ -1,45 +1,45 @@
 import Vocabulary
 
 /// One photo of a capture, with where its files live in the library and what was measured on it.
-public struct Photo: Codable, Hashable, Sendable {
-    public var id: String
-    public var captureId: String
+package struct Photo: Codable, Hashable, Sendable {
+    package var id: String
+    package var captureId: String
     /// 0-based position within the capture, in capture-time order.
-    public var position: Int
+    package var position: Int
     /// The file name as it was in the inbox.
-    public var originalName: String
+    package var originalName: String
     /// The path as it was in the inbox, relative to the set folder (the name, or `sub/name`).
-    public var sourcePath: String
+    package var sourcePath: String
     /// Relative to the library folder.
-    public var originalPath: String
-    public var thumbPath: String
-    public var thumbWidth: Int
-    public var thumbHeight: Int
+    package var originalPath: String
+    package var thumbPath: String
+    package var thumbWidth: Int
+    package var thumbHeight: Int
     /// Lower-case hex SHA-256 of the original bytes; unique across the catalogue.
-    public var sha256: String
-    public var byteSize: Int64
+    package var sha256: String
+    package var byteSize: Int64
     /// The format its loader decoded.
-    public var format: ImageFormat
+    package var format: ImageFormat
     /// Upright pixel size (EXIF orientation applied).
-    public var width: Int
-    public var height: Int
-    public var orientation: Int
-    public var make: String?
-    public var model: String?
-    public var takenAt: String
-    public var takenUTC: Double
-    public var timeSource: TimeSource
-    public var sharpness: Double
-    public var contrast: Double
-    public var brightness: Double
-    public var decodeConfidence: Double?
-    public var quality: Double
-    public var rating: Rating
+    package var width: Int
+    package var height: Int
+    package var orientation: Int
+    package var make: String?
+    package var model: String?
+    package var takenAt: String
+    package var takenUTC: Double
+    package var timeSource: TimeSource
+    package var sharpness: Double
+    package var contrast: Double
+    package var brightness: Double
+    package var decodeConfidence: Double?
+    package var quality: Double
+    package var rating: Rating
     /// The original's modification time as it was analysed, in nanoseconds since 1970: with
     /// `byteSize`, what `verify --quick` compares. Nil for photos catalogued before it was recorded.
-    public var originalModified: Int64?
+    package var originalModified: Int64?
 
-    public init(id: String, captureId: String, position: Int, originalName: String, sourcePath: String,
+    package init(id: String, captureId: String, position: Int, originalName: String, sourcePath: String,
                 originalPath: String, thumbPath: String, thumbWidth: Int, thumbHeight: Int, sha256: String,
                 byteSize: Int64, format: ImageFormat, width: Int, height: Int, orientation: Int, make: String?,
                 model: String?, takenAt: String, takenUTC: Double, timeSource: TimeSource, sharpness: Double,

@@ -6,36 +6,36 @@ import Vocabulary
 /// An 8-digit code may be an EAN-8 or a UPC-E: its product is stored under the EAN-8's GTIN-14 and
 /// copied under the UPC-E's expansion, the copy naming the first in `aliasOf`, so that a capture
 /// finds its product with one key whatever the code's form.
-public struct Product: Codable, Hashable, Sendable {
+package struct Product: Codable, Hashable, Sendable {
     /// The code as 14 digits, left-padded with zeros: the key captures are matched on.
-    public var gtin14: String
+    package var gtin14: String
     /// The code as the source gave it.
-    public var code: String
-    public var name: String?
-    public var brands: String?
-    public var quantity: String?
-    public var servingSize: String?
+    package var code: String
+    package var name: String?
+    package var brands: String?
+    package var quantity: String?
+    package var servingSize: String?
     /// `a`…`e`.
-    public var nutriscoreGrade: String?
+    package var nutriscoreGrade: String?
     /// 1…4.
-    public var novaGroup: Int?
-    public var categories: String?
-    public var energyKcal: Double?
-    public var fat: Double?
-    public var saturatedFat: Double?
-    public var carbohydrates: Double?
-    public var sugars: Double?
-    public var fiber: Double?
-    public var proteins: Double?
-    public var salt: Double?
+    package var novaGroup: Int?
+    package var categories: String?
+    package var energyKcal: Double?
+    package var fat: Double?
+    package var saturatedFat: Double?
+    package var carbohydrates: Double?
+    package var sugars: Double?
+    package var fiber: Double?
+    package var proteins: Double?
+    package var salt: Double?
     /// When the dump's row was last modified, seconds since 1970.
-    public var lastModified: Int64?
-    public var source: ProductSource
+    package var lastModified: Int64?
+    package var source: ProductSource
     /// The GTIN-14 of the row this one copies under a second reading of an 8-digit code; nil for a
     /// product's own row.
-    public var aliasOf: String?
+    package var aliasOf: String?
 
-    public init(gtin14: String, code: String, name: String? = nil, brands: String? = nil, quantity: String? = nil,
+    package init(gtin14: String, code: String, name: String? = nil, brands: String? = nil, quantity: String? = nil,
                 source: ProductSource) {
         self.gtin14 = gtin14
         self.code = code
@@ -46,7 +46,7 @@ public struct Product: Codable, Hashable, Sendable {
     }
 
     /// The same product under another key, naming this row as its original.
-    public func alias(gtin14 key: String) -> Product {
+    package func alias(gtin14 key: String) -> Product {
         var copy = self
         copy.gtin14 = key
         copy.aliasOf = gtin14
@@ -57,12 +57,12 @@ public struct Product: Codable, Hashable, Sendable {
 extension Capture {
     /// What a capture without product data is called: `Product (2026-11-21 14:03)`, its capture time
     /// to the minute, as the capture's own clock read it.
-    public var fallbackProductName: String { Self.fallbackProductName(capturedAt: capturedAt) }
+    package var fallbackProductName: String { Self.fallbackProductName(capturedAt: capturedAt) }
 
     /// The fallback name for a capture taken at `capturedAt` (ISO 8601).
     /// (Sliced, not `replacingOccurrences`: the export names every capture without product, and
     /// Foundation's search took a fifth of its time.)
-    public static func fallbackProductName(capturedAt: String) -> String {
+    package static func fallbackProductName(capturedAt: String) -> String {
         "Product (" + capturedAt.prefix(10) + " " + capturedAt.dropFirst(11).prefix(5) + ")"
     }
 }

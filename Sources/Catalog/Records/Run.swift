@@ -1,17 +1,17 @@
 /// One `ingest run`: when, what it saw and what became of it.
-public struct Run: Codable, Hashable, Sendable {
-    public var id: Int64?
-    public var startedAt: String
-    public var finishedAt: String?
-    public var inbox: String
-    public var sets: Int
-    public var captures: Int
-    public var photos: Int
-    public var duplicates: Int
-    public var quarantined: Int
-    public var failed: Int
+package struct Run: Codable, Hashable, Sendable {
+    package var id: Int64?
+    package var startedAt: String
+    package var finishedAt: String?
+    package var inbox: String
+    package var sets: Int
+    package var captures: Int
+    package var photos: Int
+    package var duplicates: Int
+    package var quarantined: Int
+    package var failed: Int
 
-    public init(id: Int64? = nil, startedAt: String, finishedAt: String? = nil, inbox: String, sets: Int = 0,
+    package init(id: Int64? = nil, startedAt: String, finishedAt: String? = nil, inbox: String, sets: Int = 0,
                 captures: Int = 0, photos: Int = 0, duplicates: Int = 0, quarantined: Int = 0, failed: Int = 0) {
         self.id = id
         self.startedAt = startedAt

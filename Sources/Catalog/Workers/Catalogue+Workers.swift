@@ -5,7 +5,7 @@
 extension Catalogue {
     /// Registers `worker` with a lease of `leaseSeconds`, and forgets workers and claims lapsed
     /// for more than a day.
-    public func registerWorker(_ worker: Worker, leaseSeconds: Double) throws {
+    package func registerWorker(_ worker: Worker, leaseSeconds: Double) throws {
         try write { db in
             let now = db.dialect.now
             try db.execute("DELETE FROM worker WHERE lease_until < \(now) - 86400")
@@ -21,7 +21,7 @@ extension Catalogue {
     /// Extends the leases of worker `id` and of all its claims by `leaseSeconds` from now; returns
     /// the sets it holds, and whether its worker row was still there (a worker that was away for
     /// more than a day registers again).
-    public func renewLease(worker id: String, leaseSeconds: Double) throws -> (sets: Set<String>, registered: Bool) {
+    package func renewLease(worker id: String, leaseSeconds: Double) throws -> (sets: Set<String>, registered: Bool) {
         try write { db in
             let now = db.dialect.now
             let registered = try db.execute("UPDATE worker SET lease_until = \(now) + ? WHERE id = ?",
@@ -36,7 +36,7 @@ extension Catalogue {
     /// the holder's lease has lapsed (taken over), or when `worker` holds it already (renewed).
     /// Of two workers claiming a free set at once, one gets it: the claim's row is locked while
     /// it is read, and the insert of a second row fails on its primary key.
-    public func claimSet(_ name: String, worker: String, leaseSeconds: Double) throws -> ClaimOutcome {
+    package func claimSet(_ name: String, worker: String, leaseSeconds: Double) throws -> ClaimOutcome {
         try write { db in
             let now = db.dialect.now
             let set = name.sqlValue, me = worker.sqlValue, lease = leaseSeconds.sqlValue
@@ -64,14 +64,14 @@ extension Catalogue {
     }
 
     /// Lets the set `name` go, if `worker` holds it.
-    public func releaseSet(_ name: String, worker: String) throws {
+    package func releaseSet(_ name: String, worker: String) throws {
         _ = try write { db in
             try db.execute("DELETE FROM set_claim WHERE set_name = ? AND worker_id = ?", [name.sqlValue, worker.sqlValue])
         }
     }
 
     /// Removes worker `id` and lets all its claims go: it stops.
-    public func endWorker(_ id: String) throws {
+    package func endWorker(_ id: String) throws {
         try write { db in
             try db.execute("DELETE FROM set_claim WHERE worker_id = ?", [id.sqlValue])
             try db.execute("DELETE FROM worker WHERE id = ?", [id.sqlValue])
@@ -79,12 +79,12 @@ extension Catalogue {
     }
 
     /// The worker that holds the set `name` now; nil when none does.
-    public func claimHolder(of name: String) throws -> String? {
+    package func claimHolder(of name: String) throws -> String? {
         try read { db in try db.scalar(String.self, "SELECT worker_id FROM set_claim WHERE set_name = ?", [name.sqlValue]) }
     }
 
     /// Every registered worker and claim, and the database's clock.
-    public func workers() throws -> WorkerList {
+    package func workers() throws -> WorkerList {
         try read { db in
             WorkerList(now: try db.scalar(Double.self, "SELECT \(db.dialect.now)") ?? 0,
                        workers: try db.fetchAll(Worker.self, "SELECT * FROM worker ORDER BY host, started_at, id"),

@@ -1,29 +1,28 @@
-import Catalog
-import Vocabulary
+package import Vocabulary
 
 /// Everything the pipeline learnt from one photo; its thumbnail waits in the staging folder.
-public struct AnalysedPhoto: Sendable {
-    public var file: InboxFile
-    public var sha256: String
-    public var byteSize: Int64
-    public var format: ImageFormat
+package struct AnalysedPhoto: Sendable {
+    package var file: InboxFile
+    package var sha256: String
+    package var byteSize: Int64
+    package var format: ImageFormat
     /// Upright pixel size of the original.
-    public var width: Int
-    public var height: Int
-    public var orientation: Int
-    public var make: String?
-    public var model: String?
-    public var time: CaptureTime
+    package var width: Int
+    package var height: Int
+    package var orientation: Int
+    package var make: String?
+    package var model: String?
+    package var time: CaptureTime
     /// Every valid barcode read, best first.
-    public var barcodes: [BarcodeReading]
+    package var barcodes: [BarcodeReading]
     /// Linear codes read once by the second look only: they count when another photo of the set
     /// reads them too (`SetEvidence`), and are dropped otherwise.
-    public var unconfirmedBarcodes: [BarcodeReading] = []
-    public var quality: PhotoQuality
-    public var thumbnail: StagedThumbnail
+    package var unconfirmedBarcodes: [BarcodeReading] = []
+    package var quality: PhotoQuality
+    package var thumbnail: StagedThumbnail
     /// The file as it was read, to notice a change before the photo is committed.
-    public var source: FileIdentity
+    package var source: FileIdentity
 
     /// The barcode that speaks for the photo: a retail code before others, then the best read.
-    public var primaryBarcode: BarcodeReading? { barcodes.first }
+    package var primaryBarcode: BarcodeReading? { barcodes.first }
 }

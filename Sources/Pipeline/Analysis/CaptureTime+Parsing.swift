@@ -1,4 +1,3 @@
-import Vocabulary
 
 extension CaptureTime {
     /// `YYYY:MM:DD HH:MM:SS` (also `-` as date separator, `T` between date and time) as seconds since 1970.

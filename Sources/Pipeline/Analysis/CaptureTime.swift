@@ -1,22 +1,21 @@
-import Catalog
-import Foundation
-import Vocabulary
+package import Foundation
+package import Vocabulary
 
 /// When a photo was taken, and how sure we are of it.
 ///
 /// EXIF stores a wall-clock time; the UTC offset comes from OffsetTimeOriginal when the camera wrote
 /// it. Without an offset the time is kept as "offset unknown", never silently taken as UTC: the
 /// ISO text then carries no offset, and `utc` (used only to order photos) treats the wall clock as UTC.
-public struct CaptureTime: Sendable, Equatable, Comparable {
+package struct CaptureTime: Sendable, Equatable, Comparable {
     /// Seconds since 1970-01-01T00:00:00Z (wall clock taken as UTC when the offset is unknown).
-    public var utc: Double
+    package var utc: Double
     /// The UTC offset in seconds, when known.
-    public var offsetSeconds: Int?
+    package var offsetSeconds: Int?
     /// Whether the text had sub-seconds (shown with millisecond precision).
-    public var hasFraction: Bool
-    public var source: TimeSource
+    package var hasFraction: Bool
+    package var source: TimeSource
 
-    public init(utc: Double, offsetSeconds: Int?, hasFraction: Bool, source: TimeSource) {
+    package init(utc: Double, offsetSeconds: Int?, hasFraction: Bool, source: TimeSource) {
         self.utc = utc
         self.offsetSeconds = offsetSeconds
         self.hasFraction = hasFraction
@@ -25,16 +24,16 @@ public struct CaptureTime: Sendable, Equatable, Comparable {
 
     /// `date` as an exact instant shown in UTC (`2026-11-20T08:00:00Z`), for the times the catalogue
     /// records itself; with `fraction`, to the millisecond.
-    public init(recording date: Date, fraction: Bool = false) {
+    package init(recording date: Date, fraction: Bool = false) {
         self.init(utc: date.timeIntervalSince1970, offsetSeconds: 0, hasFraction: fraction, source: .fileTime)
     }
 
-    public static func < (lhs: CaptureTime, rhs: CaptureTime) -> Bool { lhs.utc < rhs.utc }
+    package static func < (lhs: CaptureTime, rhs: CaptureTime) -> Bool { lhs.utc < rhs.utc }
 
     /// From EXIF DateTimeOriginal (`2026:11:20 09:00:00`), SubSecTimeOriginal (`674`) and
     /// OffsetTimeOriginal (`+01:00`); nil when the date is absent, blank (`0000:00:00 …`) or invalid.
     /// An unparseable offset counts as unknown.
-    public static func fromExif(dateTime: String?, subSeconds: String?, offset: String?) -> CaptureTime? {
+    package static func fromExif(dateTime: String?, subSeconds: String?, offset: String?) -> CaptureTime? {
         guard let dateTime, let wall = parseWallClock(dateTime) else { return nil }
         var seconds = wall
         var hasFraction = false
@@ -48,13 +47,13 @@ public struct CaptureTime: Sendable, Equatable, Comparable {
     }
 
     /// A file's modification time, as an exact instant shown in UTC.
-    public static func fromFileTime(seconds: Int, nanoseconds: Int) -> CaptureTime {
+    package static func fromFileTime(seconds: Int, nanoseconds: Int) -> CaptureTime {
         CaptureTime(utc: Double(seconds) + Double(nanoseconds) / 1e9, offsetSeconds: 0,
                     hasFraction: nanoseconds != 0, source: .fileTime)
     }
 
     /// ISO 8601: `2026-11-20T09:00:00.674+01:00`, `…Z` for file times, no offset when it is unknown.
-    public var iso8601: String {
+    package var iso8601: String {
         let offset = offsetSeconds ?? 0
         let local = utc + Double(offset)
         var millis = Int64((local * 1000).rounded(.down))

@@ -1,14 +1,15 @@
-import Catalog
+package import Catalog
 import FileSystem
 import Foundation
 import Imaging
-import Logging
+package import Logging
 import SystemPackage
+import Vocabulary
 
 /// Analyses one photo: reads it once, decodes it once, and derives thumbnail, barcodes, time and quality.
 ///
 /// Safe to call from many threads at once; each call borrows ZBar scanners from a pool.
-public final class PhotoAnalyzer: Sendable {
+package final class PhotoAnalyzer: Sendable {
     let config: PipelineConfig
     private let stagingFolder: String
     let decoder: PhotoDecoder
@@ -23,7 +24,7 @@ public final class PhotoAnalyzer: Sendable {
     ///   - stagingFolder: where thumbnails are written until their set is committed; must exist.
     ///   - logger: told what went wrong without costing the photo (a full-resolution barcode pass).
     /// - Throws: `ImageError` when the image libraries cannot start.
-    public init(config: PipelineConfig, stagingFolder: String, logger: Logger = Logger(label: "ingest")) throws {
+    package init(config: PipelineConfig, stagingFolder: String, logger: Logger = Logger(label: "ingest")) throws {
         try ImageLibraries.start()
         self.config = config
         self.logger = logger
@@ -36,7 +37,7 @@ public final class PhotoAnalyzer: Sendable {
 
     /// The photo's analysis, or why it is not a usable photo. `catalogued` looks a SHA-256 up in the
     /// catalogue: a photo already there is reported as such without being decoded.
-    public func analyse(_ file: InboxFile, catalogued: (String) -> Photo? = { _ in nil }) -> PhotoOutcome {
+    package func analyse(_ file: InboxFile, catalogued: (String) -> Photo? = { _ in nil }) -> PhotoOutcome {
         do {
             return try analyseOrThrow(file, catalogued: catalogued)
         } catch let error as PhotoError {

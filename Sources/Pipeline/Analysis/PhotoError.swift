@@ -1,9 +1,9 @@
-import FileSystem
-import Imaging
+package import FileSystem
+package import Imaging
 
 /// Why a file in a set is not catalogued as a photo. Its `reason` is what the quarantine's
 /// `.reason` file and the run summary say.
-public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     case symbolicLink
     case notRegularFile(kind: String)
@@ -22,7 +22,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Its thumbnail could not be written to the library's staging folder: our storage failed, not the file.
     case notStaged(FileOperationError)
 
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .empty: "empty file"
         case .symbolicLink: "symbolic link (never followed)"
@@ -39,7 +39,7 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The reason's kind, a label value of the quarantine's metric (`MetricFamily.quarantinedPhotos`).
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .empty: "empty"
         case .symbolicLink: "symbolic_link"
@@ -61,12 +61,12 @@ public enum PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Not the file's fault — it changed while it was read, our own storage or our own code failed —
     /// so it is never quarantined: its whole set stays in the inbox for the next run, counted as failed.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch self {
         case .changedWhileReading, .goneBeforeReading, .notStaged, .internalFailure: true
         default: false
         }
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }

@@ -1,7 +1,7 @@
-import Catalog
+package import Catalog
 
 /// What became of one file of a set after analysis.
-public enum PhotoOutcome: Sendable {
+package enum PhotoOutcome: Sendable {
     /// Decoded and measured; ready to commit.
     case analysed(AnalysedPhoto)
     /// Its bytes are already in the catalogue as `existing`: not decoded again.

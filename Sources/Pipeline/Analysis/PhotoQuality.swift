@@ -1,7 +1,6 @@
-import Catalog
 import Foundation
-import Imaging
-import Vocabulary
+package import Imaging
+package import Vocabulary
 
 /// How good a photo is, measured on its pixels, each part normalised to 0…1.
 ///
@@ -17,29 +16,29 @@ import Vocabulary
 /// overall = 0.4·decode + 0.3·sharpness + 0.2·contrast + 0.1·brightness. A photo with no barcode
 /// (a package front) has no decode part: its overall is the other three with their weights
 /// rescaled to sum to 1, so a sharp front photo is not marked down for what it cannot show.
-public struct PhotoQuality: Sendable, Equatable {
-    public var sharpness: Double
-    public var contrast: Double
-    public var brightness: Double
-    public var decode: Double?
+package struct PhotoQuality: Sendable, Equatable {
+    package var sharpness: Double
+    package var contrast: Double
+    package var brightness: Double
+    package var decode: Double?
     /// Raw measurements behind the scores, for `show`.
-    public var laplacianVariance: Double
-    public var meanGrey: Double
-    public var standardDeviation: Double
+    package var laplacianVariance: Double
+    package var meanGrey: Double
+    package var standardDeviation: Double
 
     /// The long edge, in pixels, of the image the metrics are measured on.
-    public static let measureEdge = 1024
+    package static let measureEdge = 1024
 
-    public var overall: Double {
+    package var overall: Double {
         let pixels = 0.3 * sharpness + 0.2 * contrast + 0.1 * brightness
         guard let decode else { return pixels / 0.6 }
         return 0.4 * decode + pixels
     }
 
-    public var rating: Rating { Rating(score: overall) }
+    package var rating: Rating { Rating(score: overall) }
 
     /// Measures `image` (which should already be at most `measureEdge` on its long side).
-    public init(measuring image: GreyImage, barcodes: [BarcodeReading]) {
+    package init(measuring image: GreyImage, barcodes: [BarcodeReading]) {
         let (mean, deviation) = Self.meanAndDeviation(image)
         laplacianVariance = Self.laplacianVariance(image)
         meanGrey = mean

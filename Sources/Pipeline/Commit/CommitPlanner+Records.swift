@@ -1,5 +1,6 @@
 import Catalog
 import Vocabulary
+import Imaging
 
 extension Photo {
     /// The catalogue row for an analysed photo placed at `originalPath` / `thumbPath` in the library.

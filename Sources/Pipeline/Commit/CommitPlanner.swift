@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import FileSystem
 
 /// Decides a set's commit: which files are new photos, which go aside and where, which rows the
 /// catalogue gets. Pure: what it needs of the disk and the clock comes in as values or functions,

@@ -1,6 +1,9 @@
 import FileSystem
 import Foundation
 import SystemPackage
+import Logging
+import Catalog
+import Vocabulary
 
 /// Step 4 of the commit protocol, and start-up recovery from the journals a crash left. Every step
 /// here is idempotent: each looks at what is on disk and does only what is still to be done, so a

@@ -1,4 +1,3 @@
-import Catalog
 
 /// A set's analysed files sorted by what becomes of them: new photos to commit, files to set
 /// aside (rejects to the quarantine, byte-identical duplicates beside it), and files skipped.

@@ -1,19 +1,19 @@
 /// What is wrong with a configuration: the file, and every problem found in it, each naming its key.
-public struct ConfigError: Error, CustomStringConvertible, Sendable {
-    public var file: String
+package struct ConfigError: Error, CustomStringConvertible, Sendable {
+    package var file: String
     /// One line per problem, each naming its key (`thumbnailWidth must be 16…4096, got 0`): unknown
     /// keys first, then the settings in the order they are read.
-    public var messages: [String]
+    package var messages: [String]
 
-    public init(file: String, message: String) {
+    package init(file: String, message: String) {
         self.init(file: file, messages: [message])
     }
 
-    public init(file: String, messages: [String]) {
+    package init(file: String, messages: [String]) {
         self.file = file
         self.messages = messages
     }
 
     /// One line per problem: `file: message`.
-    public var description: String { messages.map { "\(file): \($0)" }.joined(separator: "\n") }
+    package var description: String { messages.map { "\(file): \($0)" }.joined(separator: "\n") }
 }

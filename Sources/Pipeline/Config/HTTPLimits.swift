@@ -1,16 +1,16 @@
 /// How long `ingest serve` waits for a client, and how many it holds at once: the `http…` keys of
 /// `pipeline.json`. Enforced below authentication, on every connection, so a silent or slow client
 /// costs a descriptor for seconds, never for ever, and never the server's last one.
-public struct HTTPLimits: Sendable, Equatable {
+package struct HTTPLimits: Sendable, Equatable {
     /// Seconds a connection may take to send a whole request head, from its first byte (or its opening).
-    public var headerSeconds = 10.0
+    package var headerSeconds = 10.0
     /// Seconds a connection may stay silent between requests.
-    public var idleSeconds = 60.0
+    package var idleSeconds = 60.0
     /// Connections open at once; past it, the one quiet for longest (between requests, or not yet
     /// through its head) is closed for the newcomer, or the newcomer when every one is busy.
-    public var maxConnections = 1000
+    package var maxConnections = 1000
 
-    public init() {}
+    package init() {}
 
     /// The keys, as `pipeline.json` names them.
     static let keys: Set<String> = ["httpHeaderSeconds", "httpIdleSeconds", "httpMaxConnections"]

@@ -1,4 +1,3 @@
-import Catalog
 import Foundation
 
 /// Typed access to a JSON object's keys. A key whose value is wrong reads as absent and adds a

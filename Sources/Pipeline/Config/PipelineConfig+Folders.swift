@@ -1,4 +1,5 @@
 import Foundation
+import Catalog
 
 extension PipelineConfig {
     /// Why the folders cannot work together, each naming both keys: the inbox, the library, the
@@ -6,7 +7,7 @@ extension PipelineConfig {
     /// yet made taken as they will be), but for the catalogue in the library, its default place. A
     /// library in the inbox would have each run quarantine its own live catalogue and the next ingest
     /// its originals again; a quarantine in the inbox would be quarantined again on every run.
-    public var folderProblems: [String] {
+    package var folderProblems: [String] {
         var folders = [("inbox", inbox), ("library", library), ("quarantine", quarantine)]
         if case .sqlite(let path) = catalogLocation { folders.append(("catalog", path)) }
         let resolved = folders.map { (key: $0.0, path: $0.1, real: Self.resolvingLinks($0.1)) }

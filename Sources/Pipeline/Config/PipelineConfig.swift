@@ -1,75 +1,76 @@
-import Catalog
-import Foundation
+package import Catalog
+package import Foundation
 import SystemPackage
-import Vocabulary
+package import Vocabulary
+import FileSystem
 
 /// The settings of `pipeline.json`, validated. Relative paths resolve against the file's folder.
-public struct PipelineConfig: Sendable, Equatable {
+package struct PipelineConfig: Sendable, Equatable {
     /// How a set's photos become captures.
-    public enum Grouping: String, Sendable { case time, folder }
+    package enum Grouping: String, Sendable { case time, folder }
     /// Whether originals leave the inbox.
-    public enum Originals: String, Sendable { case move, copy }
+    package enum Originals: String, Sendable { case move, copy }
 
-    public var inbox: String
-    public var library: String
+    package var inbox: String
+    package var library: String
     /// The catalogue: a SQLite file's path — `catalog.sqlite` in the library unless it is set, so a
     /// library moved by the configuration or `--library` takes its catalogue along — or a
     /// PostgreSQL URL (`postgresql://…`), which workers on several machines share.
-    public var catalog: String {
+    package var catalog: String {
         get { explicitCatalog ?? (library as NSString).appendingPathComponent("catalog.sqlite") }
         set { explicitCatalog = newValue }
     }
     /// The catalogue's path or URL when set; nil while it follows the library.
-    public private(set) var explicitCatalog: String?
+    package private(set) var explicitCatalog: String?
     /// Where the catalogue is: SQLite or PostgreSQL.
-    public var catalogLocation: CatalogueLocation { CatalogueLocation(catalog) }
+    package var catalogLocation: CatalogueLocation { CatalogueLocation(catalog) }
     /// A shared catalogue: seconds a worker's claim on a set lasts unless renewed (every third of it).
-    public var claimLeaseSeconds = 60.0
+    package var claimLeaseSeconds = 60.0
     /// A shared catalogue: seconds a worker waits for an unreachable server before it gives up.
-    public var catalogWaitSeconds = 60.0
-    public var quarantine: String
-    public var thumbnailWidth = 400
-    public var groupGapSeconds = 60.0
-    public var grouping = Grouping.time
-    public var originals = Originals.move
+    package var catalogWaitSeconds = 60.0
+    package var quarantine: String
+    package var thumbnailWidth = 400
+    package var groupGapSeconds = 60.0
+    package var grouping = Grouping.time
+    package var originals = Originals.move
     /// Photos analysed at once; 0 in the file means the active processor count.
-    public var workers = ProcessInfo.processInfo.activeProcessorCount
-    public var maxPixels = 100_000_000
+    package var workers = ProcessInfo.processInfo.activeProcessorCount
+    package var maxPixels = 100_000_000
     /// Megabytes the photos being decoded at once may hold (`DecodeMemory`); 0 means 128 per
     /// worker. A photo that needs more alone is decoded by itself.
-    public var decodeMemoryMB = 0
+    package var decodeMemoryMB = 0
     /// The shortest side a photo may have, in pixels: smaller images are icons or tracking pixels,
     /// not product photos.
-    public var minPixels = 64
-    public var maxFileBytes: Int64 = 512 * 1024 * 1024
-    public var symbologies = Set(Symbology.allCases)
+    package var minPixels = 64
+    package var maxFileBytes: Int64 = 512 * 1024 * 1024
+    package var symbologies = Set(Symbology.allCases)
     /// `ingest watch`: seconds a set must stay unchanged before it is ingested.
-    public var settleSeconds = 10.0
+    package var settleSeconds = 10.0
     /// `ingest watch`: seconds between sweeps of the inbox for sets the events missed.
-    public var rescanSeconds = 300.0
+    package var rescanSeconds = 300.0
     /// `ingest watch`: a hidden file whose appearance in a set folder marks the set complete.
-    public var readyMarker = ".ready"
+    package var readyMarker = ".ready"
     /// Megabytes that must stay free on the library's disk for `ingest status` and `/readyz` to say ready.
-    public var minFreeMB = 1024
+    package var minFreeMB = 1024
     /// `ingest serve`: what one upload may bring (the `upload…` keys).
-    public var upload = UploadLimits()
+    package var upload = UploadLimits()
     /// `ingest serve`: the time a client may take and the connections held at once (the `http…` keys).
-    public var http = HTTPLimits()
+    package var http = HTTPLimits()
 
     /// `decodeMemoryMB` in bytes, 0 resolved.
-    public var decodeMemoryBytes: Int {
+    package var decodeMemoryBytes: Int {
         (decodeMemoryMB == 0 ? 128 * max(1, workers) : decodeMemoryMB) << 20
     }
 
     /// The defaults, with every path under `folder`.
-    public init(folder: String) {
+    package init(folder: String) {
         inbox = Self.resolve("inbox", against: folder)
         library = Self.resolve("library", against: folder)
         quarantine = Self.resolve("quarantine", against: folder)
     }
 
     /// Reads and validates a config file; every problem names the file and the key.
-    public static func load(path: String) throws -> PipelineConfig {
+    package static func load(path: String) throws -> PipelineConfig {
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptor.contents(of: FilePath(path))
@@ -81,7 +82,7 @@ public struct PipelineConfig: Sendable, Equatable {
 
     /// Parses config JSON; `folder` is where relative paths resolve. Throws one `ConfigError` that
     /// lists every problem of the file.
-    public static func parse(_ data: Data, file: String, folder: String) throws -> PipelineConfig {
+    package static func parse(_ data: Data, file: String, folder: String) throws -> PipelineConfig {
         guard let object = try? JSONSerialization.jsonObject(with: data) else {
             throw ConfigError(file: file, message: "not valid JSON")
         }
@@ -153,7 +154,7 @@ public struct PipelineConfig: Sendable, Equatable {
                                      "minFreeMB"]).union(UploadLimits.keys).union(HTTPLimits.keys)
 
     /// `path` made absolute against `folder` (unless it already is), `~` expanded.
-    public static func resolve(_ path: String, against folder: String) -> String {
+    package static func resolve(_ path: String, against folder: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
         if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
         let base = folder.isEmpty ? FileManager.default.currentDirectoryPath : folder

@@ -1,10 +1,11 @@
-import Catalog
+package import Catalog
+import Vocabulary
 
 extension Correction {
     /// What the correction makes of `found`: the snapshots of `captureIds`, in that order, each once,
     /// as they are now. `newCaptureId` names a capture a split makes. Pure: throws
     /// `CorrectionError` when the correction does not fit the captures.
-    public func plan(_ found: [CaptureSnapshot], newCaptureId: () -> String) throws -> EditPlan {
+    package func plan(_ found: [CaptureSnapshot], newCaptureId: () -> String) throws -> EditPlan {
         switch self {
         case .merge:
             return try Self.merge(found)

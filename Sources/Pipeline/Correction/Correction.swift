@@ -1,8 +1,8 @@
-import Catalog
+package import Catalog
 
 /// A correction a person asks for: the grouping or the barcode was wrong. What each one does to the
 /// captures is decided by `plan(_:newCaptureId:)` from values alone; `Corrector` carries it out.
-public enum Correction: Hashable, Sendable {
+package enum Correction: Hashable, Sendable {
     /// Joins `others` into `target`: one capture, its photos in time order, `target`'s id and
     /// context. Refused when the captures carry different barcodes.
     case merge(target: String, others: [String])
@@ -17,7 +17,7 @@ public enum Correction: Hashable, Sendable {
     case delete(capture: String)
 
     /// The captures the correction reads and changes, in the order `plan` expects them.
-    public var captureIds: [String] {
+    package var captureIds: [String] {
         switch self {
         case let .merge(target, others): [target] + others
         case let .split(capture, _): [capture]
@@ -28,7 +28,7 @@ public enum Correction: Hashable, Sendable {
     }
 
     /// The kind of edit it is recorded as.
-    public var kind: EditKind {
+    package var kind: EditKind {
         switch self {
         case .merge: .merge
         case .split: .split

@@ -1,5 +1,5 @@
 /// Why a correction makes no sense for the captures as they are; nothing was changed.
-public enum CorrectionError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum CorrectionError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A merge needs two captures or more, all different.
     case mergeNeedsTwo
     /// The captures to merge carry different barcodes (both given).
@@ -15,7 +15,7 @@ public enum CorrectionError: Error, CustomStringConvertible, Equatable, Sendable
     /// A typed barcode is not a GTIN (the code, the reason).
     case invalidBarcode(String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .mergeNeedsTwo:
             return "a merge needs two different captures or more."

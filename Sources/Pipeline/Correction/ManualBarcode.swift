@@ -1,19 +1,19 @@
 import Catalog
-import Vocabulary
+package import Vocabulary
 
 /// A retail barcode typed by a person: its digits checked and normalised as the reader stores a
 /// code it read — an EAN-13, a UPC-A, an EAN-8 or a UPC-E (kept as its UPC-A expansion) — with its
 /// GTIN-13.
-public struct ManualBarcode: Hashable, Sendable {
+package struct ManualBarcode: Hashable, Sendable {
     /// The code as stored in `Capture.barcode`.
-    public var text: String
-    public var symbology: Symbology
-    public var gtin13: String
+    package var text: String
+    package var symbology: Symbology
+    package var gtin13: String
 
     /// Reads `typed`: digits, spaces and hyphens ignored; 8, 12, 13 or 14 digits (a GTIN-14 only
     /// with a leading 0). Eight digits are an EAN-8 when their check digit says so, else a UPC-E.
     /// Throws `CorrectionError.invalidBarcode` naming what is wrong.
-    public init(parsing typed: String) throws(CorrectionError) {
+    package init(parsing typed: String) throws(CorrectionError) {
         let digits = typed.filter { $0 != " " && $0 != "-" }
         guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else {
             throw .invalidBarcode(typed, reason: "only digits are allowed")

@@ -1,5 +1,5 @@
 /// A photo is grouped by its path in the set when capture times tie.
 extension AnalysedPhoto: Groupable {
-    public var groupingName: String { file.relativePath }
-    public var fileTime: Double { Double(source.modifiedSeconds) + Double(source.modifiedNanoseconds) / 1e9 }
+    package var groupingName: String { file.relativePath }
+    package var fileTime: Double { Double(source.modifiedSeconds) + Double(source.modifiedNanoseconds) / 1e9 }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Vocabulary
 
 /// Splits a set's photos into product captures.
 ///
@@ -8,17 +9,17 @@ import Foundation
 /// current capture's, or where the gap to the previous photo exceeds `gapSeconds`. A capture holds
 /// at most one barcode; a capture without a barcode is valid.
 /// In `.folder` mode the whole set is one capture.
-public struct CaptureGrouper: Sendable {
-    public var gapSeconds: Double
-    public var mode: PipelineConfig.Grouping
+package struct CaptureGrouper: Sendable {
+    package var gapSeconds: Double
+    package var mode: PipelineConfig.Grouping
 
-    public init(gapSeconds: Double, mode: PipelineConfig.Grouping) {
+    package init(gapSeconds: Double, mode: PipelineConfig.Grouping) {
         self.gapSeconds = gapSeconds
         self.mode = mode
     }
 
     /// The set's captures in time order.
-    public func group<Item: Groupable>(_ photos: [Item]) -> [PhotoGroup<Item>] {
+    package func group<Item: Groupable>(_ photos: [Item]) -> [PhotoGroup<Item>] {
         let ordered = timeOrdered(photos)
         guard mode == .time else {
             return ordered.isEmpty ? [] : [PhotoGroup(photos: ordered.map(\.item), barcode: ordered.lazy.compactMap(\.item.primaryBarcode).first)]

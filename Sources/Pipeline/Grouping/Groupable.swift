@@ -1,5 +1,5 @@
 /// What the grouper needs to know of a photo.
-public protocol Groupable {
+package protocol Groupable {
     var groupingName: String { get }
     var time: CaptureTime { get }
     /// The file's modification time, seconds since 1970 (UTC). For a photo without EXIF time it is

@@ -1,24 +1,24 @@
-import Foundation
+package import Foundation
 
 /// Who a photo set was captured for, from the `capture.json` sidecar at the root of the set folder:
 /// `{"agentId": "chef", "agentName": "Practical Chef", "requestId": "r-17", "note": "…"}`.
 ///
 /// Stored on every capture of the set. Only `agentId` is required; a key given as `null` or `""`
 /// counts as absent.
-public struct CaptureContext: Sendable, Equatable {
+package struct CaptureContext: Sendable, Equatable {
     /// The name of the sidecar file.
-    public static let fileName = "capture.json"
+    package static let fileName = "capture.json"
     /// The longest value a key may hold, in characters.
-    public static let maximumLength = 1000
+    package static let maximumLength = 1000
     /// A larger sidecar is refused unread.
     static let maximumBytes: Int64 = 64 * 1024
 
-    public var agentId: String
-    public var agentName: String?
-    public var requestId: String?
-    public var note: String?
+    package var agentId: String
+    package var agentName: String?
+    package var requestId: String?
+    package var note: String?
 
-    public init(agentId: String, agentName: String? = nil, requestId: String? = nil, note: String? = nil) {
+    package init(agentId: String, agentName: String? = nil, requestId: String? = nil, note: String? = nil) {
         self.agentId = agentId
         self.agentName = agentName
         self.requestId = requestId
@@ -26,7 +26,7 @@ public struct CaptureContext: Sendable, Equatable {
     }
 
     /// Reads and validates the sidecar at `path`, never following a symbolic link.
-    public static func load(path: String) throws(CaptureContextError) -> CaptureContext {
+    package static func load(path: String) throws(CaptureContextError) -> CaptureContext {
         let snapshot: FileSnapshot
         do {
             snapshot = try FileSnapshot.read(path, maxBytes: maximumBytes)
@@ -37,7 +37,7 @@ public struct CaptureContext: Sendable, Equatable {
     }
 
     /// Validates sidecar JSON; every problem names `file` and the key.
-    public static func parse(_ data: Data, file: String) throws(CaptureContextError) -> CaptureContext {
+    package static func parse(_ data: Data, file: String) throws(CaptureContextError) -> CaptureContext {
         guard let object = try? JSONSerialization.jsonObject(with: data), let keys = object as? [String: Any] else {
             throw CaptureContextError(file: file, message: "must hold one JSON object")
         }

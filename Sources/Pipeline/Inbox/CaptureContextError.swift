@@ -1,9 +1,9 @@
 import Foundation
 
 /// A `capture.json` that cannot be used: the set is ingested without context and the sidecar left in the inbox.
-public struct CaptureContextError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var file: String
-    public var message: String
+package struct CaptureContextError: Error, CustomStringConvertible, Sendable, Equatable {
+    package var file: String
+    package var message: String
 
-    public var description: String { "\(file): \(message)" }
+    package var description: String { "\(file): \(message)" }
 }

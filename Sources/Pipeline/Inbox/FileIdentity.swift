@@ -1,16 +1,15 @@
 import Foundation
-import Imaging
 import SystemPackage
 
 /// What tells a file's content apart without reading it: writing changes the size or the modification
 /// time, replacing the file changes the inode. Recorded when a photo is read and compared before and
 /// after it is placed in the library, so a file that changed meanwhile is never committed with stale data.
-public struct FileIdentity: Codable, Sendable, Equatable {
-    public var size: Int64
-    public var modifiedSeconds: Int64
-    public var modifiedNanoseconds: Int64
-    public var device: UInt64
-    public var inode: UInt64
+package struct FileIdentity: Codable, Sendable, Equatable {
+    package var size: Int64
+    package var modifiedSeconds: Int64
+    package var modifiedNanoseconds: Int64
+    package var device: UInt64
+    package var inode: UInt64
 
     /// The identity of what is at `path` now (a symbolic link itself, not its target); nil when nothing is.
     static func of(_ path: String) -> FileIdentity? {

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import SystemPackage
+import FileSystem
 
 /// A photo file's bytes, read once, with the identity it had when read.
 struct FileSnapshot {

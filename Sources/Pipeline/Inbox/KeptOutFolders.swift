@@ -4,7 +4,7 @@ import SystemPackage
 /// (device and inode) rather than by their path, so that one moved or linked into the inbox after
 /// the configuration was checked is still kept out — a run never ingests its own catalogue,
 /// originals and thumbnails, nor quarantines its quarantine.
-public struct KeptOutFolders: Sendable {
+package struct KeptOutFolders: Sendable {
     private struct Folder: Sendable {
         var key: String
         var device: UInt64
@@ -14,14 +14,14 @@ public struct KeptOutFolders: Sendable {
     private let folders: [Folder]
 
     /// None: every folder is walked.
-    public static let none = KeptOutFolders(folders: [])
+    package static let none = KeptOutFolders(folders: [])
 
     private init(folders: [Folder]) {
         self.folders = folders
     }
 
     /// The library and quarantine of `config`, as they are now (a folder not yet made is none).
-    public init(_ config: PipelineConfig) {
+    package init(_ config: PipelineConfig) {
         folders = [("library", config.library), ("quarantine", config.quarantine)].compactMap { key, path in
             guard let info = try? FilePath(path).stat(followTargetSymlink: true), info.type == .directory else { return nil }
             return Folder(key: key, device: UInt64(info.deviceID.rawValue), inode: UInt64(info.inode.rawValue))

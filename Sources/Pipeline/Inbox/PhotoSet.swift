@@ -2,29 +2,29 @@ import FileSystem
 import Foundation
 
 /// One inbox sub-folder and what it holds: candidate photos, and files the pipeline leaves alone.
-public struct PhotoSet: Sendable {
-    public var name: String
-    public var folder: String
+package struct PhotoSet: Sendable {
+    package var name: String
+    package var folder: String
     /// Regular files, symbolic links and special files, to analyse or quarantine; sorted by path.
-    public var files: [InboxFile]
+    package var files: [InboxFile]
     /// Hidden files and folders (`.DS_Store`): ignored and left where they are, without a word.
-    public var ignored: [String]
+    package var ignored: [String]
     /// What cannot be ingested and is left where it is, with the reason the run summary gives: names
     /// that are not UTF-8, folders nested deeper than `maximumDepth`.
-    public var skipped: [FileReport]
+    package var skipped: [FileReport]
     /// The absolute path of the set's `capture.json` sidecar (see `CaptureContext`), when the set
     /// folder's root has one; it is not among `files`.
-    public var contextFile: String?
+    package var contextFile: String?
 
     /// Sub-folders are followed to this depth; deeper ones are left in place and reported.
-    public static let maximumDepth = 16
+    package static let maximumDepth = 16
 
     /// The sets of an inbox: its non-hidden sub-folders, sorted by name. Files lying directly in the
     /// inbox belong to no set and are left alone. A folder whose name is not UTF-8 comes back as a set
     /// without files that reports itself skipped, so the run summary names it.
     /// The folders of `keptOut` (the library, the quarantine) are never walked: each found here is a
     /// set that reports itself skipped.
-    public static func sets(inInbox inbox: String, keepingOut keptOut: KeptOutFolders = .none) throws -> [PhotoSet] {
+    package static func sets(inInbox inbox: String, keepingOut keptOut: KeptOutFolders = .none) throws -> [PhotoSet] {
         let entries: [DirectoryEntry]
         do {
             entries = try Directory.entries(of: inbox)
@@ -61,7 +61,7 @@ public struct PhotoSet: Sendable {
     private static let notUTF8 = "the name is not valid UTF-8, so it cannot be catalogued; left in place (rename it to ingest it)"
 
     /// Lists a set folder recursively, never following symbolic links nor entering the folders of `keptOut`.
-    public init(name: String, folder: String, keepingOut keptOut: KeptOutFolders = .none) throws {
+    package init(name: String, folder: String, keepingOut keptOut: KeptOutFolders = .none) throws {
         self.name = name
         self.folder = folder
         files = []

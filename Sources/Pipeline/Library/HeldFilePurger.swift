@@ -1,6 +1,6 @@
-import Catalog
+package import Catalog
 import Foundation
-import Logging
+package import Logging
 
 /// Removes the files deleted captures kept for their undo (`ingest purge`).
 ///
@@ -8,13 +8,13 @@ import Logging
 /// be undone); the files are removed afterwards, and folders left empty with them. A crash in
 /// between leaves only files no row references and no edit holds, which `ingest verify --repair`
 /// sets aside. The caller holds the library's lock.
-public struct HeldFilePurger {
+package struct HeldFilePurger {
     private let config: PipelineConfig
     private let catalogue: Catalogue
     private let logger: Logger
     private let layout: LibraryLayout
 
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) {
+    package init(config: PipelineConfig, catalogue: Catalogue, logger: Logger) {
         self.config = config
         self.catalogue = catalogue
         self.logger = logger
@@ -24,7 +24,7 @@ public struct HeldFilePurger {
     /// Removes the files held by deletes made before `madeBefore` (ISO 8601 UTC; nil: all), the
     /// catalogue letting them go a batch of edits at a time. Files that cannot be removed stay in
     /// the library, unreferenced, and go to `onLeft` as they are met; the result counts both.
-    public func purge(madeBefore: String?, onLeft: (FileReport) -> Void = { _ in }) throws -> HeldFilePurge {
+    package func purge(madeBefore: String?, onLeft: (FileReport) -> Void = { _ in }) throws -> HeldFilePurge {
         var result = HeldFilePurge()
         while true {
             let paths = try catalogue.releaseHeldFiles(madeBefore: madeBefore, purgedAt: Corrector.now())

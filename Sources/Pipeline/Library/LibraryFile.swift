@@ -1,4 +1,4 @@
-import FileSystem
+package import FileSystem
 import Foundation
 import SystemPackage
 
@@ -6,14 +6,14 @@ import SystemPackage
 /// through real folders only: no symbolic link is followed on the way or at the end, and only a
 /// regular file opens. What `ingest serve` sends and `export --html` copies; the descriptor closes
 /// when the value goes.
-public final class LibraryFile: Sendable {
+package final class LibraryFile: Sendable {
     private let descriptor: FileDescriptor
     /// The path as given, for messages.
-    public let path: String
+    package let path: String
     /// Bytes.
-    public let size: Int64
+    package let size: Int64
     /// The modification time, nanoseconds since 1970.
-    public let modified: Int64
+    package let modified: Int64
 
     private init(descriptor: FileDescriptor, path: String, info: Stat) {
         self.descriptor = descriptor
@@ -27,7 +27,7 @@ public final class LibraryFile: Sendable {
     /// Opens `relative` below `library`. Throws `FileOperationError`: `EINVAL` for a path that is
     /// absolute, empty or has `.`, `..` or empty parts; `ELOOP` or `ENOTDIR` for a link on the way;
     /// `ENOENT` for a missing file; `EISDIR` for anything but a regular file.
-    public static func open(_ relative: String, library: String) throws(FileOperationError) -> LibraryFile {
+    package static func open(_ relative: String, library: String) throws(FileOperationError) -> LibraryFile {
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard !relative.isEmpty, !relative.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
             throw FileOperationError(operation: "open", path: relative, code: EINVAL)
@@ -51,19 +51,19 @@ public final class LibraryFile: Sendable {
     }
 
     /// Up to `count` bytes from `offset` (fewer at the end of the file).
-    public func read(at offset: Int64, count: Int) throws(FileOperationError) -> [UInt8] {
+    package func read(at offset: Int64, count: Int) throws(FileOperationError) -> [UInt8] {
         try FileOperationError.attempt("read", path) { try descriptor.read(count: count, at: offset) }
     }
 
     /// The whole file, as long as it is at most `limit` bytes (else `EFBIG`).
-    public func readAll(limit: Int64 = 64 << 20) throws(FileOperationError) -> [UInt8] {
+    package func readAll(limit: Int64 = 64 << 20) throws(FileOperationError) -> [UInt8] {
         guard size <= limit else { throw FileOperationError(operation: "read", path: path, code: EFBIG) }
         return try read(at: 0, count: Int(size))
     }
 
     /// Puts the file at `destination` (replacing what is there): a hard link where the file systems
     /// allow one, else a copy. Not flushed: for exports, which can be made again.
-    public func copy(to destination: String) throws(FileOperationError) {
+    package func copy(to destination: String) throws(FileOperationError) {
         try? FileOperations.remove(destination)
         if (try? descriptor.link(to: FilePath(destination))) != nil { return }
         let bytes = try readAll(limit: .max)

@@ -8,9 +8,9 @@ import SystemPackage
 ///
 /// The kernel releases the lock when the process ends, however it ends; `release()` lets it go
 /// earlier. The file itself stays, so that a waiting process always locks the same file.
-public final class LibraryLock: Sendable {
+package final class LibraryLock: Sendable {
     /// The lock file.
-    public let path: String
+    package let path: String
     /// The open lock file while the lock is held; nil once released.
     private let descriptor: Mutex<FileDescriptor?>
 
@@ -22,14 +22,14 @@ public final class LibraryLock: Sendable {
     deinit { release() }
 
     /// The lock file of `library`.
-    public static func path(library: String) -> String {
+    package static func path(library: String) -> String {
         (library as NSString).appendingPathComponent(".lock")
     }
 
     /// Takes the lock of `library` (creating the folder and the lock file when missing). Throws
     /// `LibraryLockError` naming the holder when another process has it, unless `wait` is true; then
     /// it blocks until the holder is done, calling `waiting` once with the holder's id first.
-    public static func acquire(library: String, wait: Bool, waiting: (Int32?) -> Void = { _ in }) throws -> LibraryLock {
+    package static func acquire(library: String, wait: Bool, waiting: (Int32?) -> Void = { _ in }) throws -> LibraryLock {
         let path = path(library: library)
         try FileOperations.makeDirectories(library)
         let file = try FileOperationError.attempt("open the lock file", path) {
@@ -62,7 +62,7 @@ public final class LibraryLock: Sendable {
 
     /// The process id of the process holding the lock of `library` now; nil when none does (or the
     /// lock file cannot be opened). Takes the lock for an instant when it is free.
-    public static func holder(library: String) -> Int32? {
+    package static func holder(library: String) -> Int32? {
         guard let file = try? FileDescriptor.open(FilePath(path(library: library)), .readWrite, options: [.noFollow, .closeOnExec])
         else { return nil }
         defer { try? file.close() }
@@ -75,7 +75,7 @@ public final class LibraryLock: Sendable {
     }
 
     /// Lets the lock go; a second call does nothing. Thread-safe.
-    public func release() {
+    package func release() {
         descriptor.withLock { file in
             try? file?.close()
             file = nil

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Another process holds the library's lock: the lock file and, when known, its holder's process id.
-public struct LibraryLockError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var holder: Int32?
+package struct LibraryLockError: Error, CustomStringConvertible, Sendable {
+    package var path: String
+    package var holder: Int32?
 
-    public var description: String {
+    package var description: String {
         let who = holder.map { "process \($0)" } ?? "another process"
         return "the library is in use by \(who) (lock file \(path)): another ingest run or watch is working on it; "
             + "try again when it has finished, or pass --wait"

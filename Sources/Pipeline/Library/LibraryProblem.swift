@@ -1,10 +1,9 @@
-import Catalog
 import Foundation
 import Logging
 
 /// One way the library and the catalogue disagree.
-public struct LibraryProblem: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct LibraryProblem: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
         case missingOriginal = "missing original"
         case changedOriginal = "changed original"
         case missingThumbnail = "missing thumbnail"
@@ -13,10 +12,10 @@ public struct LibraryProblem: Sendable, Equatable {
         case unreferenced = "unreferenced file"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The file, relative to the library.
-    public var path: String
-    public var detail: String
+    package var path: String
+    package var detail: String
     /// What `LibraryVerifier.repair(_:)` did about it; nil while it is not repaired.
-    public var repair: String?
+    package var repair: String?
 }

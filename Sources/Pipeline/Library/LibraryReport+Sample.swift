@@ -3,7 +3,7 @@ import Foundation
 extension LibraryReport {
     /// For a sample: the share of all the catalogue's photos that may have a problem, at most, with
     /// 95 % confidence (the exact Clopper–Pearson bound; for a clean sample of n photos about 3/n).
-    public var problemShareBound: Double? {
+    package var problemShareBound: Double? {
         guard sampledFrom != nil, photos > 0 else { return nil }
         return Self.upperBound(found: min(photosWithProblems, photos), of: photos, confidence: 0.95)
     }

@@ -1,22 +1,21 @@
-import Catalog
 import Foundation
 import Logging
 
 /// What `LibraryVerifier` found, in counts: the problems themselves went to its caller one by one,
 /// as they were found, so that memory does not grow with them.
-public struct LibraryReport: Sendable, Equatable {
+package struct LibraryReport: Sendable, Equatable {
     /// Catalogued photos checked, and files found in the library.
-    public var photos: Int
-    public var files: Int
+    package var photos: Int
+    package var files: Int
     /// Problems found, and how many of them a repair fixed.
-    public var problems: Int
-    public var repaired: Int
+    package var problems: Int
+    package var repaired: Int
     /// For a sample: how many photos the catalogue holds, of which `photos` were checked.
-    public var sampledFrom: Int?
+    package var sampledFrom: Int?
     /// For a sample: how many of the checked photos have a problem.
-    public var photosWithProblems = 0
+    package var photosWithProblems = 0
 
-    public init(photos: Int, files: Int, problems: Int, repaired: Int, sampledFrom: Int? = nil) {
+    package init(photos: Int, files: Int, problems: Int, repaired: Int, sampledFrom: Int? = nil) {
         self.photos = photos
         self.files = files
         self.problems = problems
@@ -25,7 +24,7 @@ public struct LibraryReport: Sendable, Equatable {
     }
 
     /// The problems no repair has fixed.
-    public var unrepaired: Int { problems - repaired }
+    package var unrepaired: Int { problems - repaired }
     /// The library matches the catalogue, or every difference was repaired.
-    public var isClean: Bool { unrepaired == 0 }
+    package var isClean: Bool { unrepaired == 0 }
 }

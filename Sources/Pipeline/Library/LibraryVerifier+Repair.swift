@@ -1,5 +1,5 @@
-import Catalog
 import Foundation
+import Catalog
 
 // What `verify(repairing: true)` does about a problem: thumbnails are made anew from their
 // originals, unreferenced files are moved to `unreferencedFolder` with a `.reason` note (never

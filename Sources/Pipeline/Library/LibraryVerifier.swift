@@ -1,7 +1,7 @@
-import Catalog
+package import Catalog
 import FileSystem
 import Foundation
-import Logging
+package import Logging
 
 /// Checks that the library folder and the catalogue agree, and repairs what can be repaired.
 ///
@@ -10,9 +10,9 @@ import Logging
 /// referenced by a row or held by a delete that can still be undone. Not checked: `.staging`,
 /// `.journal`, `.inflight`, `.crashes` and the files an unfinished commit's journal names (the next run finishes or undoes
 /// them), the catalogue's own files (`catalog.sqlite*`) and lock files (`*.lock`) at the library's root.
-public final class LibraryVerifier: Sendable {
+package final class LibraryVerifier: Sendable {
     /// How closely `verify` looks.
-    public enum Depth: Sendable, Equatable {
+    package enum Depth: Sendable, Equatable {
         /// Every original hashed, every thumbnail's header read, every library file looked up.
         case full
         /// Sizes and modification times against the catalogue, no file read: for a daily check.
@@ -37,7 +37,7 @@ public final class LibraryVerifier: Sendable {
     /// - Parameters:
     ///   - thumbnailWidth: the width thumbnails should have (`verify --width`); nil for any.
     ///   - onProgress: called from worker threads after each photo; must be quick and thread-safe.
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, thumbnailWidth: Int? = nil,
+    package init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, thumbnailWidth: Int? = nil,
                 onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
         self.config = config
         self.thumbnailWidth = thumbnailWidth
@@ -49,7 +49,7 @@ public final class LibraryVerifier: Sendable {
     }
 
     /// Where `repair(_:)` puts files no row references: `<quarantine>/unreferenced/<library path>`.
-    public var unreferencedFolder: String { (config.quarantine as NSString).appendingPathComponent("unreferenced") }
+    package var unreferencedFolder: String { (config.quarantine as NSString).appendingPathComponent("unreferenced") }
 
     /// Compares the library with the catalogue, as closely as `depth` says, and with `repairing`
     /// repairs what it finds (see `repair(_:)`; not with a sample). Photos stream from the catalogue
@@ -57,7 +57,7 @@ public final class LibraryVerifier: Sendable {
     /// Each problem goes to `onProblem` as soon as it is found (and repaired), one call at a time,
     /// from the calling thread or the walk's; the report keeps only counts, so memory holds a batch
     /// whatever the catalogue's size and however much of it is wrong.
-    public func verify(_ depth: Depth = .full, repairing: Bool = false,
+    package func verify(_ depth: Depth = .full, repairing: Bool = false,
                        onProblem: @escaping @Sendable (LibraryProblem) -> Void) throws -> LibraryReport {
         let tally = ProblemTally(onProblem)
         if case .sample(let count) = depth {

@@ -1,14 +1,14 @@
-import Catalog
+package import Catalog
 import Foundation
 import Imaging
-import Logging
+package import Logging
 
 /// Makes thumbnails anew from the originals in the library, for `ingest thumbnails` and `ingest verify --repair`.
 ///
 /// Each original is decoded with libvips' shrink-on-load, turned upright per its EXIF orientation and
 /// encoded as the ingest does; the thumbnail file is replaced atomically (a crash leaves the old one or
 /// the new one), then its size is recorded in the catalogue. Photos are processed by `workers` threads.
-public final class Thumbnailer: Sendable {
+package final class Thumbnailer: Sendable {
     private let config: PipelineConfig
     private let catalogue: Catalogue
     private let logger: Logger
@@ -16,7 +16,7 @@ public final class Thumbnailer: Sendable {
     private let onProgress: @Sendable (RunProgress) -> Void
 
     /// - Parameter onProgress: called from worker threads after each photo; must be quick and thread-safe.
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger,
+    package init(config: PipelineConfig, catalogue: Catalogue, logger: Logger,
                 onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
         self.config = config
         self.catalogue = catalogue
@@ -28,13 +28,13 @@ public final class Thumbnailer: Sendable {
     /// Remakes the thumbnail of every catalogued photo, `width` pixels wide (the configuration's
     /// `thumbnailWidth` when nil). Each thumbnail that cannot be made goes to `onFailure` as soon as
     /// it failed, from the calling thread; the report counts them.
-    public func regenerateThumbnails(width: Int? = nil, onFailure: (FileReport) -> Void = { _ in }) throws -> ThumbnailReport {
+    package func regenerateThumbnails(width: Int? = nil, onFailure: (FileReport) -> Void = { _ in }) throws -> ThumbnailReport {
         try regenerateAll(width: width ?? config.thumbnailWidth, onFailure: onFailure) { _ in true }
     }
 
     /// Makes the thumbnails missing from the library, each at its recorded width unless `width` is
     /// given; failures go to `onFailure` as `regenerateThumbnails` says.
-    public func makeMissingThumbnails(width: Int? = nil, onFailure: (FileReport) -> Void = { _ in }) throws -> ThumbnailReport {
+    package func makeMissingThumbnails(width: Int? = nil, onFailure: (FileReport) -> Void = { _ in }) throws -> ThumbnailReport {
         try regenerateAll(width: width, onFailure: onFailure) { !FileOperations.exists(layout.absolute($0.thumbPath)) }
     }
 

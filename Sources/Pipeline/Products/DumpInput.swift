@@ -1,6 +1,7 @@
-import FileSystem
 import Foundation
 import SystemPackage
+import FileSystem
+import Vocabulary
 
 /// The bytes of a dump file, uncompressed: read as they are, or — when the file starts with gzip's
 /// magic bytes, whatever its name — through the system's `gzip -dc` in a child process, which

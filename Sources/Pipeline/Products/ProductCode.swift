@@ -7,10 +7,10 @@ import Vocabulary
 /// significant digits or fewer is ambiguous — an EAN-8 or a UPC-E — so it has two keys when both
 /// readings have a valid check digit: the EAN-8 first, then the UPC-E's UPC-A expansion (a scanner
 /// expands a UPC-E it reads, so a capture holds the expansion).
-public enum ProductCode {
+package enum ProductCode {
     /// The keys under which `code` is stored and looked up, most likely first; nil for a code that is
     /// not a GTIN (not all digits, more than 14 significant digits, or all zeros).
-    public static func keys(for code: some StringProtocol) -> [String]? {
+    package static func keys(for code: some StringProtocol) -> [String]? {
         let utf8 = code.utf8
         guard !utf8.isEmpty, utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let significant = Substring(code.drop { $0 == "0" })

@@ -1,21 +1,21 @@
 import Foundation
-import Catalog
+package import Catalog
 import Vocabulary
 
 /// A product typed in by a person — `ingest products set`, or the capture page of `ingest serve` —
 /// checked and stored as a manual row, which imports keep unless told to replace it.
-public struct ProductEntry: Sendable {
+package struct ProductEntry: Sendable {
     /// The barcode's digits, in any form `ProductCode` reads.
-    public var code: String
-    public var name: String
+    package var code: String
+    package var name: String
     /// The brand, or brands separated by commas; nil keeps the stored one.
-    public var brand: String?
+    package var brand: String?
     /// The quantity as printed (`400 g`); nil keeps the stored one.
-    public var quantity: String?
+    package var quantity: String?
     /// Energy in kcal per 100 g; nil keeps the stored value.
-    public var kcal: Double?
+    package var kcal: Double?
 
-    public init(code: String, name: String, brand: String? = nil, quantity: String? = nil, kcal: Double? = nil) {
+    package init(code: String, name: String, brand: String? = nil, quantity: String? = nil, kcal: Double? = nil) {
         self.code = code
         self.name = name
         self.brand = brand
@@ -25,7 +25,7 @@ public struct ProductEntry: Sendable {
 
     /// The GTIN-14 keys of the code, most likely first. Throws `ProductEntryError` for a code that is
     /// not a GTIN, an empty name or energy out of range.
-    public func validated() throws(ProductEntryError) -> [String] {
+    package func validated() throws(ProductEntryError) -> [String] {
         guard let keys = ProductCode.keys(for: code) else { throw .notAGTIN(code) }
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .emptyName }
         if let kcal, !(0 ... 10_000).contains(kcal) { throw .kcalOutOfRange(kcal) }
@@ -34,7 +34,7 @@ public struct ProductEntry: Sendable {
 
     /// Stores the product as a manual row, keeping the values not given from the row it corrects
     /// (a copy under an 8-digit code's second reading is replaced, not corrected). Returns the row.
-    public func store(in catalogue: Catalogue) throws -> Product {
+    package func store(in catalogue: Catalogue) throws -> Product {
         let keys = try validated()
         let existing = try catalogue.product(gtin14Keys: keys)
         var product = existing.flatMap { $0.aliasOf == nil ? $0 : nil } ?? Product(gtin14: keys[0], code: code, source: .manual)
@@ -50,12 +50,12 @@ public struct ProductEntry: Sendable {
 }
 
 /// Why a product typed by hand was refused; nothing was stored.
-public enum ProductEntryError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum ProductEntryError: Error, CustomStringConvertible, Equatable, Sendable {
     case notAGTIN(String)
     case emptyName
     case kcalOutOfRange(Double)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAGTIN(let code):
             return "'\(code)' is not a GTIN: give the barcode's digits (8 to 14 of them, leading zeros allowed)."

@@ -1,6 +1,6 @@
-import Catalog
+package import Catalog
 import Foundation
-import Logging
+package import Logging
 
 /// Streams an Open Food Facts dump into the catalogue's products: the CSV export or the JSONL dump,
 /// either optionally gzipped, told apart by their bytes. Memory stays bounded whatever the file's
@@ -11,16 +11,16 @@ import Logging
 /// transaction: an import that stops early (a damaged gzip stream, `--strict` and a malformed line,
 /// a full disk) keeps the batches before it, each product whole, and importing the file again
 /// finishes the job.
-public struct ProductImport {
+package struct ProductImport {
     /// Lines (and records spanning lines) longer than this are malformed.
-    public static let maximumLine = 16 << 20
+    package static let maximumLine = 16 << 20
 
     private let catalogue: Catalogue
     private let options: ProductImportOptions
     private let logger: Logger
     private let progress: (ProductImportProgress) -> Void
 
-    public init(catalogue: Catalogue, options: ProductImportOptions, logger: Logger,
+    package init(catalogue: Catalogue, options: ProductImportOptions, logger: Logger,
                 progress: @escaping (ProductImportProgress) -> Void = { _ in }) {
         self.catalogue = catalogue
         self.options = options
@@ -30,7 +30,7 @@ public struct ProductImport {
 
     /// Imports the dump at `path`. Throws `ProductImportError` when the file cannot be read or is not
     /// a dump (nothing written); a stop after writing began is the report's `failure`.
-    public func run(path: String) throws -> ProductImportReport {
+    package func run(path: String) throws -> ProductImportReport {
         let started = Date()
         let input = try DumpInput(path: path)
         let reader = LineReader(input: input, maximumLine: Self.maximumLine)

@@ -1,5 +1,5 @@
 /// Why an import of a product dump stopped, naming the file and what to do.
-public enum ProductImportError: Error, CustomStringConvertible, Equatable {
+package enum ProductImportError: Error, CustomStringConvertible, Equatable {
     /// The file could not be opened or read (path, reason).
     case cannotRead(path: String, reason: String)
     /// The file is not an Open Food Facts dump; nothing was written (path, reason).
@@ -9,7 +9,7 @@ public enum ProductImportError: Error, CustomStringConvertible, Equatable {
     /// The gzip stream ended early or is damaged (path, gzip's message); the rows before were stored.
     case damagedGzip(path: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotRead(path, reason):
             return "\(path): cannot read the dump (\(reason))."

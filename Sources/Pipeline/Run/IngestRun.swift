@@ -1,8 +1,8 @@
-import Catalog
+package import Catalog
 import Dispatch
 import FileSystem
 import Foundation
-import Logging
+package import Logging
 import Synchronization
 import SystemPackage
 
@@ -13,7 +13,7 @@ import SystemPackage
 /// and commits whole sets in inbox order while the next set is being analysed. At most `workers`
 /// photos are decoded at once and at most two sets are in flight (being analysed, waiting for the
 /// writer or being committed), so memory stays bounded whatever the inbox size.
-public final class IngestRun: Sendable {
+package final class IngestRun: Sendable {
     let config: PipelineConfig
     private let catalogue: Catalogue
     let logger: Logger
@@ -31,7 +31,7 @@ public final class IngestRun: Sendable {
     ///   - worker: the worker this run is, sharing the inbox with others (a shared catalogue); by
     ///     default the only one (a SQLite catalogue, under the library's lock).
     ///   - onProgress: called from worker threads after each photo; must be quick and thread-safe.
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, worker: WorkerSession? = nil,
+    package init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, worker: WorkerSession? = nil,
                 onProgress: @escaping @Sendable (RunProgress) -> Void = { _ in }) {
         self.config = config
         self.catalogue = catalogue
@@ -45,12 +45,12 @@ public final class IngestRun: Sendable {
 
     /// Sweeps the whole inbox. Throws when the run cannot start (inbox unreadable, library not
     /// writable); problems with single files or sets end up in the summary instead.
-    public func run() throws -> RunSummary {
+    package func run() throws -> RunSummary {
         try run(sets: PhotoSet.sets(inInbox: config.inbox, keepingOut: KeptOutFolders(config)))
     }
 
     /// Ingests `sets` (those with neither files nor anything to report are passed over), in order.
-    public func run(sets: [PhotoSet]) throws -> RunSummary {
+    package func run(sets: [PhotoSet]) throws -> RunSummary {
         let started = Date()
         for folder in [config.library, config.quarantine] { try FileOperations.makeDirectories(folder) }
         let committer = SetCommitter(config: config, layout: layout, catalogue: catalogue, logger: logger, worker: worker)
@@ -80,7 +80,7 @@ public final class IngestRun: Sendable {
     }
 
     /// Asks a running `run` to take no new set; sets being analysed or committed finish. Thread-safe.
-    public func requestStop() {
+    package func requestStop() {
         stopRequested.store(true, ordering: .relaxed)
     }
 

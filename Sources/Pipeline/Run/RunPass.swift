@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 
 /// One run's way through its sets, on the thread that feeds the pool: each set is claimed (when
 /// workers share the inbox), analysed on the pool — at most two sets in flight — and committed

@@ -1,27 +1,27 @@
 
 /// The whole run, for the summary and the exit code.
-public struct RunSummary: Sendable {
-    public var sets: [SetReport] = []
-    public var seconds = 0.0
+package struct RunSummary: Sendable {
+    package var sets: [SetReport] = []
+    package var seconds = 0.0
     /// Set when the run stopped before the end (a full disk); the sets not reached stay in the inbox.
-    public var stoppedEarly: String?
+    package var stoppedEarly: String?
     /// Set when a stop was requested (a signal) before every set was reached; those stay in the inbox.
-    public var interrupted = false
+    package var interrupted = false
 
-    public init() {}
+    package init() {}
 
-    public var captures: Int { sets.reduce(0) { $0 + $1.captures } }
-    public var photos: Int { sets.reduce(0) { $0 + $1.photos } }
-    public var duplicates: [FileReport] { sets.flatMap(\.duplicates) }
-    public var quarantined: [FileReport] { sets.flatMap(\.quarantined) }
-    public var failed: [FileReport] { sets.flatMap(\.failed) }
-    public var handedOver: [FileReport] { sets.flatMap(\.handedOver) }
-    public var contextProblems: [FileReport] { sets.compactMap(\.contextProblem) }
-    public var skipped: [FileReport] { sets.flatMap(\.skipped) }
+    package var captures: Int { sets.reduce(0) { $0 + $1.captures } }
+    package var photos: Int { sets.reduce(0) { $0 + $1.photos } }
+    package var duplicates: [FileReport] { sets.flatMap(\.duplicates) }
+    package var quarantined: [FileReport] { sets.flatMap(\.quarantined) }
+    package var failed: [FileReport] { sets.flatMap(\.failed) }
+    package var handedOver: [FileReport] { sets.flatMap(\.handedOver) }
+    package var contextProblems: [FileReport] { sets.compactMap(\.contextProblem) }
+    package var skipped: [FileReport] { sets.flatMap(\.skipped) }
 
     /// Nothing needs a human: no file quarantined, failed or skipped, every sidecar used, and the run
     /// reached the end. Sets handed over to another worker need none: that worker commits them.
-    public var isClean: Bool {
+    package var isClean: Bool {
         quarantined.isEmpty && failed.isEmpty && skipped.isEmpty && contextProblems.isEmpty && stoppedEarly == nil
     }
 }

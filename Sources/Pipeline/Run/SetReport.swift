@@ -1,33 +1,33 @@
 /// What became of one set.
-public struct SetReport: Sendable {
-    public var name: String
-    public var captures = 0
-    public var photos = 0
-    public var duplicates: [FileReport] = []
-    public var quarantined: [FileReport] = []
+package struct SetReport: Sendable {
+    package var name: String
+    package var captures = 0
+    package var photos = 0
+    package var duplicates: [FileReport] = []
+    package var quarantined: [FileReport] = []
     /// Files the set could not commit: they stay in the inbox for the next run.
-    public var failed: [FileReport] = []
+    package var failed: [FileReport] = []
     /// Files of a set another worker took over while this one worked on it (this worker's claim
     /// lapsed, under load or a pause): they stay in the inbox for that worker, which commits them.
     /// Nothing is lost or doubled, and nothing needs a person: not a failure.
-    public var handedOver: [FileReport] = []
+    package var handedOver: [FileReport] = []
     /// Hidden files, left in place without a word.
-    public var ignored: [String] = []
+    package var ignored: [String] = []
     /// Names that are not UTF-8 and folders nested too deep: left in place, and reported.
-    public var skipped: [FileReport] = []
+    package var skipped: [FileReport] = []
     /// Photos catalogued from this very set and path by an earlier run in `copy` mode, skipped.
-    public var alreadyCatalogued = 0
+    package var alreadyCatalogued = 0
     /// The set's `capture.json` could not be used: the set was ingested without agent context and
     /// the sidecar left where it was.
-    public var contextProblem: FileReport?
-    public var seconds = 0.0
+    package var contextProblem: FileReport?
+    package var seconds = 0.0
 
-    public init(name: String) {
+    package init(name: String) {
         self.name = name
     }
 
     /// What became of the set as a whole, as the log and the metrics name it.
-    public enum Outcome: String, Sendable, CaseIterable {
+    package enum Outcome: String, Sendable, CaseIterable {
         /// Done: every photo catalogued, a duplicate, or quarantined.
         case committed
         /// Some photos failed and wait in the inbox for the next look.
@@ -36,7 +36,7 @@ public struct SetReport: Sendable {
         case handedOver = "handed_over"
 
         /// The log line of a set with this outcome.
-        public var message: String {
+        package var message: String {
             switch self {
             case .committed: "set committed"
             case .waiting: "set waiting"
@@ -45,7 +45,7 @@ public struct SetReport: Sendable {
         }
     }
 
-    public var outcome: Outcome {
+    package var outcome: Outcome {
         !handedOver.isEmpty ? .handedOver : failed.isEmpty ? .committed : .waiting
     }
 

@@ -1,19 +1,19 @@
 import Dispatch
-import Metrics
+package import Metrics
 
 /// The swift-metrics handles of a family's series, `values` giving its labels in `labels`' order.
 /// Until the executable bootstraps swift-metrics (`MetricsExporter`) they record nothing.
 extension MetricFamily {
-    public func counter(_ values: String...) -> Counter {
+    package func counter(_ values: String...) -> Counter {
         Counter(label: name, dimensions: dimensions(values))
     }
 
-    public func timer(_ values: String...) -> Metrics.Timer {
+    package func timer(_ values: String...) -> Metrics.Timer {
         Metrics.Timer(label: name, dimensions: dimensions(values))
     }
 
     /// A gauge: set to a value, or moved up and down.
-    public func meter(_ values: String...) -> Meter {
+    package func meter(_ values: String...) -> Meter {
         Meter(label: name, dimensions: dimensions(values))
     }
 

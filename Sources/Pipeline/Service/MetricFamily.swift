@@ -2,17 +2,17 @@
 /// the labels its series carry, and for a histogram its buckets in seconds. Every family is named
 /// once, in `MetricFamily.all`; code records through swift-metrics under `name`, and
 /// `MetricsExporter` gives each family its help and buckets.
-public struct MetricFamily: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct MetricFamily: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case counter, gauge, histogram
     }
 
-    public let name: String
-    public let kind: Kind
-    public let help: String
-    public let labels: [String]
+    package let name: String
+    package let kind: Kind
+    package let help: String
+    package let labels: [String]
     /// A histogram's upper bounds, in seconds; empty for the others.
-    public let buckets: [Double]
+    package let buckets: [Double]
     /// The label another library records this family under (Hummingbird's request metrics), with
     /// its label names; the exporter shows it under `name` and `labels`.
     let recordedAs: (label: String, labels: [String])?
@@ -27,7 +27,7 @@ public struct MetricFamily: Sendable, Equatable {
         self.recordedAs = recordedAs
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
 }
 
 extension MetricFamily {
@@ -35,76 +35,76 @@ extension MetricFamily {
 
     /// `outcome`: `ingested`, `duplicate`, `quarantined`, `failed` (left in the inbox for the next run),
     /// or `handed_over` (left in the inbox for the worker that took its set over).
-    public static let photos = MetricFamily(
+    package static let photos = MetricFamily(
         "ingest_photos_total", .counter, labels: ["outcome"],
         help: "Photos a run or watch is done with, by outcome: ingested, duplicate, quarantined, failed (left in the inbox) "
             + "or handed_over (left in the inbox for the worker that took its set over).")
     /// `reason`: `PhotoError.kind`.
-    public static let quarantinedPhotos = MetricFamily(
+    package static let quarantinedPhotos = MetricFamily(
         "ingest_quarantined_photos_total", .counter, labels: ["reason"],
         help: "Photos quarantined, by the kind of reason (not_an_image, undecodable, too_many_pixels, ...).")
     /// `outcome`: `committed`, `waiting` (kept in the inbox for the next run), or `handed_over`
     /// (another worker took it over).
-    public static let sets = MetricFamily(
+    package static let sets = MetricFamily(
         "ingest_sets_total", .counter, labels: ["outcome"],
         help: "Sets a run or watch is done with, by outcome: committed, waiting (kept in the inbox for the next run) "
             + "or handed_over (another worker took it over).")
-    public static let captures = MetricFamily("ingest_captures_total", .counter, help: "Captures committed to the catalogue.")
+    package static let captures = MetricFamily("ingest_captures_total", .counter, help: "Captures committed to the catalogue.")
     /// `stage`: `read` (and hash), `decode` (and thumbnail), `barcodes`.
-    public static let photoSeconds = MetricFamily(
+    package static let photoSeconds = MetricFamily(
         "ingest_photo_seconds", .histogram, labels: ["stage"],
         buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
         help: "Seconds one photo spent in a stage of its analysis: read (and hashed), decode (with its thumbnail), barcodes.")
     /// `stage`: `commit` (planning, files and rows), `total` (from claim to commit).
-    public static let setSeconds = MetricFamily(
+    package static let setSeconds = MetricFamily(
         "ingest_set_seconds", .histogram, labels: ["stage"],
         buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
         help: "Seconds one set spent: commit (its files moved and rows written), total (from claim to commit).")
-    public static let claimsHeld = MetricFamily(
+    package static let claimsHeld = MetricFamily(
         "ingest_claims_held", .gauge, help: "Sets this worker holds a claim on (workers sharing a PostgreSQL catalogue).")
-    public static let claimsLost = MetricFamily(
+    package static let claimsLost = MetricFamily(
         "ingest_claims_lost_total", .counter,
         help: "Claims this worker lost to another before it was done with the set (it could not renew them in time).")
 
     // MARK: Read when scraped (ServiceGauges)
 
-    public static let inboxSetsWaiting = MetricFamily(
+    package static let inboxSetsWaiting = MetricFamily(
         "ingest_inbox_sets_waiting", .gauge,
         help: "Set folders in the inbox with files to ingest: settling, being ingested, or kept for the next run.")
-    public static let inboxOldestWaiting = MetricFamily(
+    package static let inboxOldestWaiting = MetricFamily(
         "ingest_inbox_oldest_waiting_seconds", .gauge,
         help: "Seconds since the least recently changed of those set folders last changed; 0 with none.")
-    public static let catalogueCaptures = MetricFamily("ingest_catalogue_captures", .gauge, help: "Captures in the catalogue.")
-    public static let cataloguePhotos = MetricFamily("ingest_catalogue_photos", .gauge, help: "Photos in the catalogue.")
-    public static let libraryFreeBytes = MetricFamily(
+    package static let catalogueCaptures = MetricFamily("ingest_catalogue_captures", .gauge, help: "Captures in the catalogue.")
+    package static let cataloguePhotos = MetricFamily("ingest_catalogue_photos", .gauge, help: "Photos in the catalogue.")
+    package static let libraryFreeBytes = MetricFamily(
         "ingest_library_free_bytes", .gauge, help: "Bytes free for ingest on the library's disk.")
-    public static let libraryFreeFloorBytes = MetricFamily(
+    package static let libraryFreeFloorBytes = MetricFamily(
         "ingest_library_free_floor_bytes", .gauge,
         help: "The free space below which ingest reports not ready (minFreeMB), in bytes.")
-    public static let ready = MetricFamily(
+    package static let ready = MetricFamily(
         "ingest_ready", .gauge, help: "1 when every readiness check passes (as /readyz and ingest status), else 0.")
 
     // MARK: ingest serve (recorded by Hummingbird's MetricsMiddleware)
 
-    public static let httpRequests = MetricFamily(
+    package static let httpRequests = MetricFamily(
         "ingest_http_requests_total", .counter, labels: ["route", "method", "status"],
         recordedAs: ("hb.requests", ["http.route", "http.request.method", "http.response.status_code"]),
         help: "HTTP requests answered, by route, method and status.")
-    public static let httpRequestSeconds = MetricFamily(
+    package static let httpRequestSeconds = MetricFamily(
         "ingest_http_request_seconds", .histogram, labels: ["route", "method", "status"],
         buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
         recordedAs: ("http.server.request.duration", ["http.route", "http.request.method", "http.response.status_code"]),
         help: "Seconds from a request's arrival to its response's last byte, by route, method and status.")
-    public static let httpRequestErrors = MetricFamily(
+    package static let httpRequestErrors = MetricFamily(
         "ingest_http_request_errors_total", .counter, labels: ["route", "method", "status"],
         recordedAs: ("hb.request.errors", ["http.route", "http.request.method", "error.type"]),
         help: "HTTP requests answered with an error, by route, method and status.")
-    public static let httpActiveRequests = MetricFamily(
+    package static let httpActiveRequests = MetricFamily(
         "ingest_http_active_requests", .gauge, labels: ["method"],
         recordedAs: ("http.server.active_requests", ["http.request.method"]), help: "HTTP requests being answered now, by method.")
 
     /// Every family ingest records.
-    public static let all: [MetricFamily] = [
+    package static let all: [MetricFamily] = [
         photos, quarantinedPhotos, sets, captures, photoSeconds, setSeconds, claimsHeld, claimsLost,
         inboxSetsWaiting, inboxOldestWaiting, catalogueCaptures, cataloguePhotos, libraryFreeBytes, libraryFreeFloorBytes, ready,
         httpRequests, httpRequestSeconds, httpRequestErrors, httpActiveRequests,

@@ -7,7 +7,7 @@ import Prometheus
 /// registry where every `MetricFamily` gets its name, `# HELP` line, labels and buckets
 /// (Hummingbird's request metrics, recorded under its own names, renamed to ingest's); `text()`
 /// renders what was recorded.
-public final class MetricsExporter: Sendable {
+package final class MetricsExporter: Sendable {
     private let registry = PrometheusCollectorRegistry()
 
     private init() {}
@@ -15,7 +15,7 @@ public final class MetricsExporter: Sendable {
     /// Bootstraps swift-metrics with a new exporter; once a process, before any metric is recorded.
     /// A run's counters of every outcome are made at once, at 0, so a rate over them is defined
     /// from the first scrape.
-    public static func bootstrap() -> MetricsExporter {
+    package static func bootstrap() -> MetricsExporter {
         let exporter = MetricsExporter()
         MetricsSystem.bootstrap(RegistryFactory(registry: exporter.registry))
         _ = RunMetrics()
@@ -23,16 +23,16 @@ public final class MetricsExporter: Sendable {
     }
 
     /// Everything recorded so far, in Prometheus' text format (version 0.0.4).
-    public func text() -> String {
+    package func text() -> String {
         registry.emitToString()
     }
 
     /// The text `text()` is served with.
-    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     /// Writes `text()` to `path` whole or not at all (built under a hidden name beside it, renamed
     /// over it), as node_exporter's textfile collector wants a file it may read at any time.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         try FileOperations.write(Array(text().utf8), to: path, replacing: true)
     }
 }

@@ -1,27 +1,27 @@
-import Catalog
+package import Catalog
 import FileSystem
 import Foundation
 import SystemPackage
 
 /// Whether the service can do its work now: what `ingest status` prints and `/readyz` answers.
 /// Each check says what it found, so a failed one names what to fix.
-public struct Readiness: Sendable, Encodable {
-    public struct Check: Sendable, Encodable, Equatable {
+package struct Readiness: Sendable, Encodable {
+    package struct Check: Sendable, Encodable, Equatable {
         /// `catalogue`, `library`, `inbox` or `disk`.
-        public var name: String
-        public var ok: Bool
+        package var name: String
+        package var ok: Bool
         /// What was found: the path and the error, or the free space.
-        public var detail: String
+        package var detail: String
     }
 
-    public var ready: Bool { checks.allSatisfy(\.ok) }
-    public var checks: [Check]
+    package var ready: Bool { checks.allSatisfy(\.ok) }
+    package var checks: [Check]
     /// The bytes free on the library's disk, as the disk check measured them; nil when it could not.
-    public var freeBytes: UInt64?
+    package var freeBytes: UInt64?
 
     private enum CodingKeys: String, CodingKey { case ready, checks }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ready, forKey: .ready)
         try container.encode(checks, forKey: .checks)
@@ -29,7 +29,7 @@ public struct Readiness: Sendable, Encodable {
 
     /// Checks that the catalogue answers, a file can be made in the library, the inbox can be
     /// listed, and the library's disk keeps `minFreeMB` free.
-    public init(config: PipelineConfig, catalogue: Catalogue) {
+    package init(config: PipelineConfig, catalogue: Catalogue) {
         let disk = Self.disk(config.library, floorMB: config.minFreeMB)
         checks = [Self.catalogue(catalogue), Self.library(config.library), Self.inbox(config.inbox), disk.check]
         freeBytes = disk.free

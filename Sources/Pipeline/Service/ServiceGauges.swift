@@ -1,13 +1,14 @@
-import Catalog
+package import Catalog
 import FileSystem
 import Foundation
 import SystemPackage
+import CoreMetrics
 
 /// The gauges read when the metrics are scraped rather than recorded as work happens: the inbox's
 /// waiting sets, the catalogue's size, the library's free space and whether the service is ready.
 /// A gauge that cannot be read keeps its last value; readiness says why (`Readiness`).
-public enum ServiceGauges {
-    public static func refresh(config: PipelineConfig, catalogue: Catalogue) {
+package enum ServiceGauges {
+    package static func refresh(config: PipelineConfig, catalogue: Catalogue) {
         let readiness = Readiness(config: config, catalogue: catalogue)
         MetricFamily.ready.meter().set(readiness.ready ? 1 : 0)
         if let sets = try? waitingSets(in: config.inbox) {

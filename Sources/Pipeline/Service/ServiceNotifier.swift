@@ -5,15 +5,15 @@ import Synchronization
 /// does its work, `WATCHDOG=1` at least every half of `WATCHDOG_USEC`, `STOPPING=1` when it stops.
 /// Each is one datagram to the socket `NOTIFY_SOCKET` names (a path, or `@name` in the abstract
 /// namespace). Without `NOTIFY_SOCKET` (not under systemd, or `Type=simple`) it sends nothing.
-public final class ServiceNotifier: Sendable {
+package final class ServiceNotifier: Sendable {
     private let socketPath: String?
     /// How often `WATCHDOG=1` is sent: a quarter of the watchdog's timeout, so a ping late by as
     /// long again still comes in time; nil without a watchdog.
-    public let pingInterval: Double?
+    package let pingInterval: Double?
     /// When `WATCHDOG=1` was last sent, in seconds of `clock`.
     private let lastPing = Mutex(-Double.infinity)
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         let forUs = environment["WATCHDOG_PID"].map { $0 == String(getpid()) } ?? true
         if forUs, socketPath != nil, let micros = environment["WATCHDOG_USEC"].flatMap(Double.init), micros > 0 {
@@ -24,16 +24,16 @@ public final class ServiceNotifier: Sendable {
     }
 
     /// `READY=1` with `status` as the line `systemctl status` shows.
-    public func ready(status: String) {
+    package func ready(status: String) {
         send("READY=1\nSTATUS=\(status)")
     }
 
-    public func stopping() {
+    package func stopping() {
         send("STOPPING=1")
     }
 
     /// `WATCHDOG=1` when it is due (`pingInterval` has passed since the last); thread-safe.
-    public func alive() {
+    package func alive() {
         guard let pingInterval else { return }
         let now = Self.clock()
         let due = lastPing.withLock { last in
@@ -45,13 +45,13 @@ public final class ServiceNotifier: Sendable {
     }
 
     /// When `alive()` is next due, in seconds of `clock()`; infinity without a watchdog.
-    public var nextPing: Double {
+    package var nextPing: Double {
         guard let pingInterval else { return .infinity }
         return lastPing.withLock { $0 } + pingInterval
     }
 
     /// Seconds on the monotonic clock `nextPing` counts in.
-    public static func clock() -> Double {
+    package static func clock() -> Double {
         ProcessInfo.processInfo.systemUptime
     }
 

@@ -1,15 +1,15 @@
-import Vocabulary
+package import Vocabulary
 
 /// The image format a file's first bytes announce, for the formats the pipeline decodes: what an
 /// upload checks before it keeps a part (its name and Content-Type are the client's say, its bytes
 /// are not). Decoding proper stays with the pipeline, which quarantines what only looks like a photo.
-public enum PhotoSignature {
+package enum PhotoSignature {
     /// Bytes enough to tell every format apart.
-    public static let length = 12
+    package static let length = 12
 
     /// The format `prefix` (a file's first `length` bytes, or all of a shorter file) starts as; nil
     /// when it is none of them.
-    public static func format(of prefix: some Collection<UInt8>) -> ImageFormat? {
+    package static func format(of prefix: some Collection<UInt8>) -> ImageFormat? {
         let bytes = Array(prefix.prefix(length))
         func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + signature.count && Array(bytes[offset ..< offset + signature.count]) == signature

@@ -1,4 +1,3 @@
-import Catalog
 import FileSystem
 import Foundation
 import SystemPackage
@@ -8,15 +7,15 @@ import SystemPackage
 /// come one after another, possibly from different threads).
 // @unchecked: one request owns it and calls it one call after another (never two at once), so its
 // mutable state needs no lock; Sendable only so that those calls may come from different threads.
-public final class StagedUpload: @unchecked Sendable {
+package final class StagedUpload: @unchecked Sendable {
     /// The set's name in the inbox, made by the server.
-    public let name: String
+    package let name: String
     let folder: String
     let staging: UploadStaging
     /// The photos' file names, in the order they came.
-    public private(set) var photos: [String] = []
+    package private(set) var photos: [String] = []
     /// Bytes of photos written so far.
-    public private(set) var bytesWritten: Int64 = 0
+    package private(set) var bytesWritten: Int64 = 0
     private var taken: Set<String> = []
     private var open: (descriptor: FileDescriptor, path: String)?
     /// Bytes of the open photo not yet written: a multipart parser hands a body over in pieces of a
@@ -31,10 +30,10 @@ public final class StagedUpload: @unchecked Sendable {
     }
 
     /// Where the committed set lives in the inbox.
-    public var inboxFolder: String { (staging.inbox as NSString).appendingPathComponent(name) }
+    package var inboxFolder: String { (staging.inbox as NSString).appendingPathComponent(name) }
 
     /// Starts the next photo, named after `clientName` (cleaned, see `UploadFileName`); returns its name.
-    public func startPhoto(clientName: String) throws -> String {
+    package func startPhoto(clientName: String) throws -> String {
         try finishPhoto()
         let file = UploadFileName.clean(clientName, taken: &taken)
         let path = (folder as NSString).appendingPathComponent(file)
@@ -48,7 +47,7 @@ public final class StagedUpload: @unchecked Sendable {
     }
 
     /// Appends `bytes` to the photo being written.
-    public func append(_ bytes: UnsafeRawBufferPointer) throws {
+    package func append(_ bytes: UnsafeRawBufferPointer) throws {
         guard open != nil else { return }
         pending.append(contentsOf: bytes)
         bytesWritten += Int64(bytes.count)
@@ -56,7 +55,7 @@ public final class StagedUpload: @unchecked Sendable {
     }
 
     /// Writes, flushes and closes the photo being written, if any.
-    public func finishPhoto() throws {
+    package func finishPhoto() throws {
         guard let open else { return }
         defer { self.open = nil }
         try FileOperationError.attempt("write", open.path) {
@@ -74,7 +73,7 @@ public final class StagedUpload: @unchecked Sendable {
     }
 
     /// Writes the set's `capture.json` (who it was captured for).
-    public func write(_ context: CaptureContext) throws {
+    package func write(_ context: CaptureContext) throws {
         var object: [String: String] = ["agentId": context.agentId]
         object["agentName"] = context.agentName
         object["requestId"] = context.requestId
@@ -85,7 +84,7 @@ public final class StagedUpload: @unchecked Sendable {
 
     /// Marks the set ready and moves it into the inbox with one rename, each name flushed to disk
     /// first: the inbox gets the whole set, or nothing of it.
-    public func commit() throws {
+    package func commit() throws {
         try finishPhoto()
         try FileOperations.write([], to: (folder as NSString).appendingPathComponent(staging.readyMarker))
         try DurableFile.syncFolder(folder)
@@ -98,7 +97,7 @@ public final class StagedUpload: @unchecked Sendable {
     }
 
     /// Removes what was staged. Safe to call after `commit()` (there is nothing left to remove then).
-    public func discard() {
+    package func discard() {
         if let open {
             try? open.descriptor.close()
             self.open = nil

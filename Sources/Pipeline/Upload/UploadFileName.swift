@@ -1,13 +1,13 @@
 /// A file name a client sent, made safe to create in a staging folder: its last path component
 /// (either separator), without control characters, leading dots (no hidden files: the pipeline
 /// ignores them) or a name too long for the file system; a clash gets ` (2)`, ` (3)`….
-public enum UploadFileName {
+package enum UploadFileName {
     /// Bytes a name may keep of its stem: 255 is the usual file-system limit, with room for ` (99)`
     /// and an extension.
     static let maximumStemBytes = 200
 
     /// The name to use for `name` (as sent) in a set that has `taken` (which it joins).
-    public static func clean(_ name: String, taken: inout Set<String>) -> String {
+    package static func clean(_ name: String, taken: inout Set<String>) -> String {
         let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         var kept = String(String.UnicodeScalarView(last.unicodeScalars.filter { !isControl($0) }))
         while kept.hasPrefix(".") || kept.hasPrefix(" ") { kept.removeFirst() }

@@ -1,20 +1,20 @@
 /// What one upload to `ingest serve` (`POST /api/sets`) may bring: the `upload…` keys of
 /// `pipeline.json`. A request past a limit is refused (413) and leaves nothing in the inbox.
-public struct UploadLimits: Sendable, Equatable {
+package struct UploadLimits: Sendable, Equatable {
     /// The largest photo, in megabytes: a 12 MP phone JPEG is 3–8 MB, a 48 MP HEIC about 15 MB.
-    public var maxFileMB = 64
+    package var maxFileMB = 64
     /// The largest request, in megabytes: every photo and field of one set.
-    public var maxRequestMB = 1024
+    package var maxRequestMB = 1024
     /// The most photos in one set.
-    public var maxFiles = 50
+    package var maxFiles = 50
     /// Seconds an upload may send nothing before it is cut off (a stalled or deliberately slow client
     /// would otherwise hold a connection and a staging folder for ever).
-    public var idleSeconds = 30.0
+    package var idleSeconds = 30.0
 
-    public init() {}
+    package init() {}
 
-    public var maxFileBytes: Int64 { Int64(maxFileMB) << 20 }
-    public var maxRequestBytes: Int64 { Int64(maxRequestMB) << 20 }
+    package var maxFileBytes: Int64 { Int64(maxFileMB) << 20 }
+    package var maxRequestBytes: Int64 { Int64(maxRequestMB) << 20 }
 
     /// The keys, as `pipeline.json` names them.
     static let keys: Set<String> = ["uploadMaxFileMB", "uploadMaxRequestMB", "uploadMaxFiles", "uploadIdleSeconds"]

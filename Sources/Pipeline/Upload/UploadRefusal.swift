@@ -1,7 +1,7 @@
 /// Why an upload was refused: what the client must change, and which kind of refusal it is (the
 /// web server answers each kind with its own status). Nothing of a refused upload reaches the inbox.
-public struct UploadRefusal: Error, CustomStringConvertible, Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct UploadRefusal: Error, CustomStringConvertible, Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A file, the request or the number of files past its limit (413).
         case tooLarge
         /// A part that is not a photo by its bytes (415).
@@ -16,13 +16,13 @@ public struct UploadRefusal: Error, CustomStringConvertible, Sendable, Equatable
         case headersTooLarge
     }
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

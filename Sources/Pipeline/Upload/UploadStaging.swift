@@ -1,6 +1,6 @@
 import Catalog
 import FileSystem
-import Foundation
+package import Foundation
 import Synchronization
 import SystemPackage
 
@@ -14,21 +14,21 @@ import SystemPackage
 /// kernel lets the lock go however the process ends, and a sweep removes only folders whose lock
 /// it can take. A process id could not tell: ids are reused, and servers in containers sharing
 /// an inbox have the same ones.
-public struct UploadStaging: Sendable {
-    public let inbox: String
+package struct UploadStaging: Sendable {
+    package let inbox: String
     let readyMarker: String
     /// Bytes that must stay free on the inbox's disk (`minFreeMB`): an upload that would eat into
     /// them is refused, and one that does while it streams is cut off.
     let marginBytes: UInt64
 
-    public init(config: PipelineConfig) {
+    package init(config: PipelineConfig) {
         inbox = config.inbox
         readyMarker = config.readyMarker
         marginBytes = UInt64(config.minFreeMB) << 20
     }
 
     /// The folder of every server's staging folders.
-    public var root: String { (inbox as NSString).appendingPathComponent(".uploads") }
+    package var root: String { (inbox as NSString).appendingPathComponent(".uploads") }
 
     /// This process's staging folder's name: its process id, for people, and a random part, so
     /// that no two servers share one.
@@ -65,7 +65,7 @@ public struct UploadStaging: Sendable {
     /// (this process's own is locked too), and stray files; returns how many sets and files it
     /// removed. Run at start, before any upload.
     @discardableResult
-    public func sweep() throws -> Int {
+    package func sweep() throws -> Int {
         guard FileOperations.isDirectory(root) else { return 0 }
         var removed = 0
         let entries = try FileOperationError.attempt("list", root) { try Directory.entries(of: root) }
@@ -101,7 +101,7 @@ public struct UploadStaging: Sendable {
     }
 
     /// Starts a set: its server-made name (UTC date and time, then random) and an empty folder.
-    public func begin(at date: Date = Date()) throws -> StagedUpload {
+    package func begin(at date: Date = Date()) throws -> StagedUpload {
         try holdOwnFolder()
         let name = Self.setName(at: date)
         let folder = (ownFolder as NSString).appendingPathComponent(name)
@@ -110,7 +110,7 @@ public struct UploadStaging: Sendable {
     }
 
     /// Refuses (`UploadRefusal.diskFull`) when writing `bytes` more would leave less than the margin free.
-    public func checkSpace(for bytes: Int64) throws {
+    package func checkSpace(for bytes: Int64) throws {
         let free: UInt64
         do {
             free = try FilePath(inbox).availableBytes()

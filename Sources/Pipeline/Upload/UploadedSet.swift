@@ -1,29 +1,29 @@
-import Catalog
+package import Catalog
 import FileSystem
 import Foundation
 
 /// What became of an uploaded set, for `GET /api/sets/{name}`: still in the inbox (waiting, or
 /// being ingested), ingested (its captures), or quarantined (every photo set aside, with reasons).
-public struct UploadedSet: Sendable, Encodable, Equatable {
-    public enum State: String, Sendable, Encodable {
+package struct UploadedSet: Sendable, Encodable, Equatable {
+    package enum State: String, Sendable, Encodable {
         case waiting, ingesting, ingested, quarantined
     }
 
     /// A photo of the set that was set aside: the quarantine's, or a duplicate of a catalogued one.
-    public struct SetAside: Sendable, Encodable, Equatable {
-        public var file: String
-        public var reason: String
+    package struct SetAside: Sendable, Encodable, Equatable {
+        package var file: String
+        package var reason: String
     }
 
-    public var set: String
-    public var state: State
+    package var set: String
+    package var state: State
     /// The set's captures, once ingested.
-    public var captures: [String]
-    public var setAside: [SetAside]
+    package var captures: [String]
+    package var setAside: [SetAside]
 
     /// Whether `name` is a name `UploadStaging` makes: the only names looked up (no path of the
     /// client's ever reaches the file system).
-    public static func isUploadName(_ name: String) -> Bool {
+    package static func isUploadName(_ name: String) -> Bool {
         name.range(of: #"^upload-[0-9]{8}-[0-9]{6}-[0-9a-f]{8}$"#, options: .regularExpression) != nil
     }
 
@@ -31,7 +31,7 @@ public struct UploadedSet: Sendable, Encodable, Equatable {
     /// hidden files only). `isIngesting` says whether a watch in this process is ingesting it now:
     /// while it is, the set is `ingesting` even once its captures are committed, because the watch
     /// has yet to clear its folder from the inbox; `ingested` and `quarantined` are final.
-    public static func look(_ name: String, config: PipelineConfig, catalogue: Catalogue,
+    package static func look(_ name: String, config: PipelineConfig, catalogue: Catalogue,
                             isIngesting: (String) -> Bool) throws -> UploadedSet? {
         guard isUploadName(name) else { return nil }
         // Asked before and after the looks below: a set the watch starts or finishes meanwhile is

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 
 /// Watching the inbox failed: the folder, and what went wrong.
-public struct InboxWatchError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var message: String
+package struct InboxWatchError: Error, CustomStringConvertible, Sendable {
+    package var path: String
+    package var message: String
 
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 }

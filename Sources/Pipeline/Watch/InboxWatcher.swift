@@ -1,6 +1,6 @@
 import FileSystem
 import Foundation
-import Logging
+package import Logging
 import SystemPackage
 
 /// Changes below the inbox, from Linux inotify on the inbox and every folder in it.
@@ -11,9 +11,9 @@ import SystemPackage
 /// Every inotify and poll call of the package is in this file.
 // @unchecked: one thread owns the watch table and reads events; `wake()`, from any thread, only
 // writes a byte to a pipe.
-public final class InboxWatcher: @unchecked Sendable {
+package final class InboxWatcher: @unchecked Sendable {
     /// One thing that happened below the inbox.
-    public enum Change: Equatable, Sendable {
+    package enum Change: Equatable, Sendable {
         /// A file or folder of the set was created, written, moved or deleted.
         case changed(set: String)
         /// The set's ready marker was created, written or moved in.
@@ -24,9 +24,9 @@ public final class InboxWatcher: @unchecked Sendable {
         case overflow
     }
 
-    public let inbox: String
+    package let inbox: String
     /// The file name that marks a set as complete (`.ready`).
-    public let readyMarker: String
+    package let readyMarker: String
     private let logger: Logger
     private let events: FileDescriptor
     private let wakeRead: FileDescriptor
@@ -41,7 +41,7 @@ public final class InboxWatcher: @unchecked Sendable {
 
     /// Starts watching `inbox` and every folder below it. Throws `InboxWatchError` when the inbox
     /// cannot be watched (missing, not a folder, inotify limits reached).
-    public init(inbox: String, readyMarker: String, logger: Logger) throws {
+    package init(inbox: String, readyMarker: String, logger: Logger) throws {
         self.inbox = inbox
         self.readyMarker = readyMarker
         self.logger = logger
@@ -73,11 +73,11 @@ public final class InboxWatcher: @unchecked Sendable {
     }
 
     /// How many folders are watched, the inbox included.
-    public var watchedFolders: Int { folders.count }
+    package var watchedFolders: Int { folders.count }
 
     /// Watches every folder below the inbox that is not watched yet and drops watches of folders
     /// that are gone; for start-up and after an overflow, when creations may have gone unseen.
-    public func watchFolders() {
+    package func watchFolders() {
         var seen = Set<String>()
         watchTree("", seen: &seen)
         for (folder, watch) in watches where !seen.contains(folder) && folders[watch] == folder {
@@ -88,7 +88,7 @@ public final class InboxWatcher: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds (infinity: no limit) for changes and returns them in order;
     /// empty when the time ran out or `wake()` was called. Throws when the inbox itself went away.
-    public func waitForChanges(timeout: Double) throws -> [Change] {
+    package func waitForChanges(timeout: Double) throws -> [Change] {
         var polls = [pollfd(fd: events.rawValue, events: Int16(POLLIN), revents: 0),
                      pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)]
         let milliseconds = timeout.isFinite ? Int32(min(max(0, (timeout * 1000).rounded(.up)), 86_400_000)) : -1
@@ -102,7 +102,7 @@ public final class InboxWatcher: @unchecked Sendable {
     }
 
     /// Makes a waiting (or the next) `waitForChanges(timeout:)` return at once. Thread-safe.
-    public func wake() {
+    package func wake() {
         // A full pipe already holds a wake-up: nothing is lost when this write fails.
         _ = try? wakeWrite.writeAll([1])
     }

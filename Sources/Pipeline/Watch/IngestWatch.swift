@@ -1,7 +1,7 @@
-import Catalog
+package import Catalog
 import FileSystem
 import Foundation
-import Logging
+package import Logging
 import Synchronization
 import SystemPackage
 
@@ -15,7 +15,7 @@ import SystemPackage
 /// several watches (and runs) share the inbox, each set ingested by the worker that claims it.
 // @unchecked: `run()` alone drives the tracker and the runs, on its own thread; other threads only
 // call `requestStop()`, which touches the atomic flag, the run's own stop and the watcher's wake-up.
-public final class IngestWatch: @unchecked Sendable {
+package final class IngestWatch: @unchecked Sendable {
     private let config: PipelineConfig
     private let logger: Logger
     private let watcher: InboxWatcher
@@ -30,7 +30,7 @@ public final class IngestWatch: @unchecked Sendable {
 
     /// Starts watching the inbox; sets are ingested once `run()` is called. Throws
     /// `InboxWatchError` when the inbox cannot be watched.
-    public init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, worker: WorkerSession? = nil,
+    package init(config: PipelineConfig, catalogue: Catalogue, logger: Logger, worker: WorkerSession? = nil,
                 notifier: ServiceNotifier = ServiceNotifier()) throws {
         self.config = config
         let logger = worker?.workerLogger ?? logger
@@ -44,7 +44,7 @@ public final class IngestWatch: @unchecked Sendable {
     /// Watches and ingests until `requestStop()`, then returns once the sets in flight are
     /// committed. Throws when watching cannot go on: the inbox went away, a run could not start,
     /// or a run stopped early (a full disk); sets not committed stay in the inbox.
-    public func run() throws {
+    package func run() throws {
         logger.notice("watching the inbox", metadata: [
             "inbox": "\(config.inbox)", "folders": "\(watcher.watchedFolders)",
             "settleSeconds": "\(config.settleSeconds)", "readyMarker": "\(config.readyMarker)",
@@ -72,14 +72,14 @@ public final class IngestWatch: @unchecked Sendable {
     }
 
     /// Takes no new set; sets being analysed or committed finish and `run()` returns. Thread-safe.
-    public func requestStop() {
+    package func requestStop() {
         stopRequested.store(true, ordering: .relaxed)
         ingest.requestStop()
         watcher.wake()
     }
 
     /// Whether set `name` is being ingested now. Thread-safe.
-    public func isIngesting(_ name: String) -> Bool {
+    package func isIngesting(_ name: String) -> Bool {
         ingesting.withLock { $0.contains(name) }
     }
 

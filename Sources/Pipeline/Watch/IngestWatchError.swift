@@ -1,10 +1,9 @@
-import Catalog
 import Foundation
 import Logging
 
 /// Watching had to stop: what happened, and what became of the sets.
-public struct IngestWatchError: Error, CustomStringConvertible, Sendable {
-    public var message: String
+package struct IngestWatchError: Error, CustomStringConvertible, Sendable {
+    package var message: String
 
-    public var description: String { message }
+    package var description: String { message }
 }

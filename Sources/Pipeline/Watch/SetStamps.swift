@@ -2,28 +2,28 @@ import Foundation
 import SystemPackage
 
 /// The size and modification time of each file of a set, to tell whether any of them changed.
-public struct SetStamps: Equatable, Sendable {
+package struct SetStamps: Equatable, Sendable {
     /// One file's size in bytes and modification time in nanoseconds since 1970.
-    public struct Stamp: Equatable, Sendable {
-        public var size: Int64
-        public var modified: Int64
+    package struct Stamp: Equatable, Sendable {
+        package var size: Int64
+        package var modified: Int64
 
-        public init(size: Int64, modified: Int64) {
+        package init(size: Int64, modified: Int64) {
             self.size = size
             self.modified = modified
         }
     }
 
     /// By path relative to the set folder.
-    public var files: [String: Stamp]
+    package var files: [String: Stamp]
 
-    public init(_ files: [String: Stamp] = [:]) {
+    package init(_ files: [String: Stamp] = [:]) {
         self.files = files
     }
 
     /// The files of `set` and its `capture.json` as they are now (by lstat); files that are gone are
     /// left out, hidden ones were never listed.
-    public init(of set: PhotoSet) {
+    package init(of set: PhotoSet) {
         files = [:]
         let paths = set.files.map { ($0.relativePath, $0.absolutePath) }
             + (set.contextFile.map { [(CaptureContext.fileName, $0)] } ?? [])
@@ -34,5 +34,5 @@ public struct SetStamps: Equatable, Sendable {
         }
     }
 
-    public var isEmpty: Bool { files.isEmpty }
+    package var isEmpty: Bool { files.isEmpty }
 }

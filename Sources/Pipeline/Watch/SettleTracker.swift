@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Pure: the caller passes the time (seconds on any monotonic clock) and the files' stamps, so the
 /// decisions can be tested without sleeping or touching a disk. Not thread-safe; one owner drives it.
-public struct SettleTracker: Sendable {
+package struct SettleTracker: Sendable {
     /// What to do with a set `ready(at:)` named, once its files have been stamped again.
-    public enum Decision: Equatable, Sendable {
+    package enum Decision: Equatable, Sendable {
         /// Settled (or marked ready): ingest it now. The tracker forgets the set.
         case ingest
         /// A file changed without an event being seen: the quiet period starts again.
@@ -26,57 +26,57 @@ public struct SettleTracker: Sendable {
     }
 
     /// How long a set must stay unchanged before it is ingested.
-    public let settleSeconds: Double
+    package let settleSeconds: Double
     private var pending: [String: Pending] = [:]
     /// What each set folder still held after its last successful ingest (copy mode keeps originals).
     private var ingested: [String: SetStamps] = [:]
 
-    public init(settleSeconds: Double) {
+    package init(settleSeconds: Double) {
         self.settleSeconds = settleSeconds
     }
 
     /// Something changed in `set` at `time`: its quiet period starts again. `stamps` are its files
     /// right after the change; without them the first check after the quiet period waits once more.
-    public mutating func noteChange(set: String, at time: Double, stamps: SetStamps? = nil) {
+    package mutating func noteChange(set: String, at time: Double, stamps: SetStamps? = nil) {
         let marked = pending[set]?.marked ?? false
         pending[set] = Pending(quietUntil: time + settleSeconds, stamps: stamps, marked: marked)
     }
 
     /// The set's ready marker appeared: the set is ready at once, however recently it changed.
-    public mutating func noteMarker(set: String) {
+    package mutating func noteMarker(set: String) {
         pending[set, default: Pending(quietUntil: -.infinity, stamps: nil, marked: true)].marked = true
     }
 
     /// A set a sweep of the inbox found with `stamps` at `time`: tracked like a change unless it
     /// is tracked already, holds no files, or holds just what its last ingest left behind.
-    public mutating func noteSwept(set: String, at time: Double, stamps: SetStamps) {
+    package mutating func noteSwept(set: String, at time: Double, stamps: SetStamps) {
         guard pending[set] == nil, !stamps.isEmpty, stamps != ingested[set] else { return }
         noteChange(set: set, at: time, stamps: stamps)
     }
 
     /// The set folder is gone: forget everything about it.
-    public mutating func forget(set: String) {
+    package mutating func forget(set: String) {
         pending[set] = nil
         ingested[set] = nil
     }
 
     /// The sets whose marker appeared or whose quiet period is over at `time`, by name. Stamp each
     /// one's files again and pass them to `confirm(set:stamps:at:)`.
-    public func ready(at time: Double) -> [String] {
+    package func ready(at time: Double) -> [String] {
         pending.filter { $0.value.marked || $0.value.quietUntil <= time }.keys.sorted()
     }
 
     /// When the next tracked set becomes ready, or nil when none is tracked.
-    public var nextDeadline: Double? {
+    package var nextDeadline: Double? {
         pending.values.map { $0.marked ? -.infinity : $0.quietUntil }.min()
     }
 
     /// The sets being tracked, by name.
-    public var tracked: [String] { pending.keys.sorted() }
+    package var tracked: [String] { pending.keys.sorted() }
 
     /// Checks a ready set against its files' `stamps` now: ingest when they match the stamps of its
     /// last change (or its marker appeared); otherwise the quiet period starts again at `time`.
-    public mutating func confirm(set: String, stamps: SetStamps, at time: Double) -> Decision {
+    package mutating func confirm(set: String, stamps: SetStamps, at time: Double) -> Decision {
         guard let entry = pending[set] else { return .nothingNew }
         if stamps.isEmpty || stamps == ingested[set] {
             pending[set] = nil
@@ -92,7 +92,7 @@ public struct SettleTracker: Sendable {
 
     /// `set` was ingested and its folder still holds `remaining` (none in move mode): a sweep that
     /// finds just these files again has nothing new to ingest.
-    public mutating func noteIngested(set: String, remaining: SetStamps) {
+    package mutating func noteIngested(set: String, remaining: SetStamps) {
         ingested[set] = remaining
     }
 }

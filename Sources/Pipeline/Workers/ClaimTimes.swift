@@ -1,5 +1,6 @@
 import Logging
 import Synchronization
+import Foundation
 
 /// How long a run's claims of sets took (each a transaction with the catalogue's server), for
 /// its closing log line: what sharing the inbox costs per set.

@@ -1,8 +1,9 @@
-import Catalog
+package import Catalog
 import Dispatch
 import Foundation
-import Logging
+package import Logging
 import Synchronization
+import CoreMetrics
 
 /// This process as one worker of its catalogue. With a shared (PostgreSQL) catalogue it registers
 /// itself, claims each set before working on it (`Catalogue.claimSet`), and renews its lease and
@@ -10,12 +11,12 @@ import Synchronization
 /// (another worker took them over after this one stopped renewing: paused, or cut off). With a
 /// SQLite catalogue the library's lock makes it the only worker, and every claim is granted
 /// without asking the database.
-public final class WorkerSession: Sendable {
+package final class WorkerSession: Sendable {
     /// `host-pid-random`: in every log line of the worker, and the name of its journal and
     /// staging folders in the library.
-    public let id: String
+    package let id: String
     /// Whether other workers may share the inbox and the catalogue.
-    public let isShared: Bool
+    package let isShared: Bool
     let catalogue: Catalogue
     let logger: Logger
     let leaseSeconds: Double
@@ -37,7 +38,7 @@ public final class WorkerSession: Sendable {
     }
 
     /// Starts a worker on `catalogue`: with a shared one, registers it and starts renewing its lease.
-    public static func start(catalogue: Catalogue, leaseSeconds: Double, logger: Logger) throws -> WorkerSession {
+    package static func start(catalogue: Catalogue, leaseSeconds: Double, logger: Logger) throws -> WorkerSession {
         let session = WorkerSession(catalogue: catalogue, leaseSeconds: leaseSeconds, logger: logger)
         guard session.isShared else { return session }
         try catalogue.registerWorker(session.identity, leaseSeconds: leaseSeconds)
@@ -53,7 +54,7 @@ public final class WorkerSession: Sendable {
     }
 
     /// The logger every line of this worker goes through: it carries the worker's id.
-    public var workerLogger: Logger { logger }
+    package var workerLogger: Logger { logger }
 
     /// Claims the set `name`: granted at once without sharing.
     func claim(_ name: String) throws -> ClaimOutcome {
@@ -122,7 +123,7 @@ public final class WorkerSession: Sendable {
 
     /// Stops renewing and removes the worker and its claims from the catalogue. Thread-safe; a
     /// second call does nothing.
-    public func end() {
+    package func end() {
         guard let timer = renewal.withLock({ timer -> (any DispatchSourceTimer)? in
             defer { timer = nil }
             return timer

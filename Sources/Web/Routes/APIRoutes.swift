@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Hummingbird
 import Views
+import NIOFoundationEssentialsCompat
 
 /// The JSON API under `/api`: captures with the keys of `list --json` and `show --json`,
 /// corrections as POSTs under the capture, edits and their undo, the session's CSRF token.

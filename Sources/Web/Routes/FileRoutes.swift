@@ -5,6 +5,7 @@ import Hummingbird
 import Imaging
 import Pipeline
 import Vocabulary
+import FileSystem
 
 /// A photo's thumbnail and original under `/photos/{id}`, found by the photo's id in the catalogue —
 /// the URL never names a path — and opened below the library without following links

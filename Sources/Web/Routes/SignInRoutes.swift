@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Views
+import Logging
 
 /// Signing in once with the token (a session cookie: HttpOnly, SameSite=Strict), and out.
 struct SignInRoutes {

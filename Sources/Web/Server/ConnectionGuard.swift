@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import Foundation
 
 /// One connection's limits below authentication, carried out on its event loop: its
 /// `ConnectionClock` fed by two handlers — `RawBytes` at the front of the pipeline (any byte, before

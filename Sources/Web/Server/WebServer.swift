@@ -1,12 +1,12 @@
-import Catalog
+package import Catalog
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import Logging
+package import Logging
 import NIOCore
 import NIOHTTP1
-import Pipeline
-import ServiceLifecycle
+package import Pipeline
+package import ServiceLifecycle
 
 /// `ingest serve`: the catalogue as web pages and a JSON API, with corrections, on Hummingbird.
 ///
@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// writer), so each page shows the captures committed so far. Catalogue reads and file reads run on
 /// NIO's thread pool for blocking work (`blocking`), never on the event loops or Swift's
 /// cooperative threads. Each concern's routes are a collection of their own (`Routes/`).
-public struct WebServer: Sendable {
+package struct WebServer: Sendable {
     let settings: ServeSettings
     let catalogue: Catalogue
     /// The configuration: the library's folder, whose files are served by photo id (never by a path
@@ -32,14 +32,14 @@ public struct WebServer: Sendable {
     let localCSRFToken = Sessions.randomToken()
 
     /// The routes a server has.
-    public enum Surface: Sendable {
+    package enum Surface: Sendable {
         /// Pages, API, files, health and metrics: `ingest serve`.
         case catalogue
         /// `/healthz`, `/readyz` and `/metrics` only: `ingest watch --metrics`.
         case monitoring
     }
 
-    public init(settings: ServeSettings, catalogue: Catalogue, config: PipelineConfig, logger: Logger,
+    package init(settings: ServeSettings, catalogue: Catalogue, config: PipelineConfig, logger: Logger,
                 metrics: MetricsExporter? = nil, surface: Surface = .catalogue,
                 ingesting: (@Sendable (String) -> Bool)? = nil) {
         self.settings = settings
@@ -55,7 +55,7 @@ public struct WebServer: Sendable {
     /// The server as a service of a `ServiceGroup` (which stops it gracefully: the requests in
     /// flight finish, uploads included). Sweeps the uploads a stopped server left unfinished first.
     /// Calls `onListening` with the URL once the port is open (the port the system picked, for port 0).
-    public func service(onListening: @escaping @Sendable (String) -> Void) async throws -> some Service {
+    package func service(onListening: @escaping @Sendable (String) -> Void) async throws -> some Service {
         if surface == .catalogue {
             let removed = try await blocking { [config] in try UploadStaging(config: config).sweep() }
             if removed > 0 { logger.notice("removed uploads a stopped server left unfinished", metadata: ["sets": "\(removed)"]) }

@@ -1,26 +1,26 @@
 import Foundation
 
 /// How `ingest serve` listens and whom it lets in.
-public struct ServeSettings: Sendable {
+package struct ServeSettings: Sendable {
     /// The address to listen on: an IPv4 or IPv6 address, or `localhost`.
-    public var host: String
+    package var host: String
     /// 0 lets the system pick a free port (the tests do).
-    public var port: Int
+    package var port: Int
     /// The token a browser signs in with and the API takes as a bearer token; nil lets everyone
     /// on this machine in, which only a loopback address allows.
-    public var token: String?
+    package var token: String?
     /// Every correction refused.
-    public var readOnly: Bool
+    package var readOnly: Bool
     /// The names a request's `Host` may give (`--allowed-host`, besides this server's own).
     var allowedHosts: AllowedHosts
 
     /// The shortest token accepted: one that can be guessed protects nothing.
-    public static let minimumTokenLength = 16
+    package static let minimumTokenLength = 16
 
     /// Reads `--listen` (`HOST:PORT`, `[IPv6]:PORT`, or a port alone for 127.0.0.1) and checks the
     /// rest; `allowedHosts` are the `--allowed-host` names (a host name or address, no port). Throws
     /// `ServeSettingsError` for what the person starting the server must change.
-    public init(listen: String, token: String?, readOnly: Bool, allowedHosts: [String] = []) throws(ServeSettingsError) {
+    package init(listen: String, token: String?, readOnly: Bool, allowedHosts: [String] = []) throws(ServeSettingsError) {
         (host, port) = try Self.address(listen)
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
         self.readOnly = readOnly
@@ -33,12 +33,12 @@ public struct ServeSettings: Sendable {
     }
 
     /// Whether only this machine can reach the address.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// The URL a browser opens (a picked port filled in by the caller).
-    public func url(port: Int) -> String {
+    package func url(port: Int) -> String {
         host.contains(":") ? "http://[\(host)]:\(port)/" : "http://\(host):\(port)/"
     }
 
@@ -74,13 +74,13 @@ public struct ServeSettings: Sendable {
 }
 
 /// Why `ingest serve` will not start as asked (exit 64).
-public enum ServeSettingsError: Error, CustomStringConvertible, Equatable {
+package enum ServeSettingsError: Error, CustomStringConvertible, Equatable {
     case badListen(String)
     case tokenNeeded(host: String)
     case weakToken(length: Int)
     case badAllowedHost(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badListen(let text):
             return "--listen must be HOST:PORT ([IPv6]:PORT, or a port alone), port 0…65535; got '\(text)'."

@@ -1,4 +1,5 @@
 import Imaging
+import Foundation
 
 /// A place in a photo that looks like a barcode, and how to turn it so its bars stand upright.
 struct BarcodeCandidate: Equatable, CustomStringConvertible {

@@ -1,28 +1,27 @@
-import Catalog
 import Imaging
 import Vocabulary
 
 /// How the barcodes of one photo were read: every read each step made and what became of it
 /// (`ReadTrace`), then the codes the photo gave. What `ingest explain` prints.
-public struct BarcodeExplanation: Sendable, Encodable {
-    public var photo: String
+package struct BarcodeExplanation: Sendable, Encodable {
+    package var photo: String
     /// The photo's stored size, and how much its overview was shrunk on load.
-    public var width: Int
-    public var height: Int
-    public var overviewShrink: Int
-    public var events: [ReadTrace.Event]
+    package var width: Int
+    package var height: Int
+    package var overviewShrink: Int
+    package var events: [ReadTrace.Event]
     /// The codes the photo gave; a run catalogues them.
-    public var codes: [String]
+    package var codes: [String]
     /// Linear codes read once: a run catalogues them when another photo of the set reads them too.
-    public var unconfirmed: [String]
+    package var unconfirmed: [String]
     /// The add-on read beside each code that has one, by code.
-    public var addons: [String: String]
+    package var addons: [String: String]
     /// What zxing-cpp alone reads on the whole photo at full resolution, also turned, shrunk and
     /// inverted as its own defaults try: not a step of reading (too slow for every photo), a
     /// reference. A code given here and not above is one the steps never looked at the right way;
     /// none here means the decoder ingest links cannot read it.
     /// Nil when the full-resolution pixels could not be decoded, or the reference was not asked for.
-    public var zxingOnWholePhoto: [String]?
+    package var zxingOnWholePhoto: [String]?
 }
 
 extension PhotoAnalyzer {
@@ -31,7 +30,7 @@ extension PhotoAnalyzer {
     /// would quarantine. `rules`: the thresholds to read with (`bench/fit_rules.py` tries others).
     /// `reference`: whether to read the whole photo with zxing-cpp too (`zxingOnWholePhoto`); on a
     /// 12 MP photo that costs more than reading it.
-    public func explainBarcodes(ofPhotoAt path: String, rules: AcceptanceRules = .fitted, reference: Bool = true) throws -> BarcodeExplanation {
+    package func explainBarcodes(ofPhotoAt path: String, rules: AcceptanceRules = .fitted, reference: Bool = true) throws -> BarcodeExplanation {
         try explainBarcodes(ofPhotoAt: path, each: [rules], reference: reference)[0]
     }
 
@@ -39,7 +38,7 @@ extension PhotoAnalyzer {
     /// rectangle decoded again at full resolution once, for all of them (how `bench/fit_rules.py`
     /// reads every photo with 128 combinations of thresholds). Each reading is a run's, with
     /// scanners of its own.
-    public func explainBarcodes(ofPhotoAt path: String, each rules: [AcceptanceRules], reference: Bool = true) throws -> [BarcodeExplanation] {
+    package func explainBarcodes(ofPhotoAt path: String, each rules: [AcceptanceRules], reference: Bool = true) throws -> [BarcodeExplanation] {
         let snapshot = try FileSnapshot.read(path, maxBytes: config.maxFileBytes)
         let decoded: DecodedPhoto
         do {

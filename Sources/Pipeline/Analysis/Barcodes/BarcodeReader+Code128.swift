@@ -1,5 +1,6 @@
-import Catalog
 import Imaging
+import Vocabulary
+import Catalog
 
 extension BarcodeReader {
     /// The photo's codes with each Code 128 text as the code holds it.

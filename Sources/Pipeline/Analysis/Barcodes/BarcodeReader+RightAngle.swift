@@ -1,4 +1,6 @@
 import Imaging
+import Foundation
+import Vocabulary
 
 extension BarcodeReader {
     /// A linear region that no upright copy read, read as it lies: turned by the nearest right

@@ -1,7 +1,7 @@
-import Catalog
 import Foundation
 import Imaging
 import Vocabulary
+import Catalog
 
 /// Step 4 of reading a photo, only where steps 1–3 read nothing (so it costs nothing on the photos
 /// ZBar reads): prepared copies of the overview, each read by zxing-cpp and by ZBar.

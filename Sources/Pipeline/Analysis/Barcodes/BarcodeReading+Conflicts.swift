@@ -1,4 +1,5 @@
 import Imaging
+import Vocabulary
 
 extension [BarcodeReading] {
     /// The reads of one scan without those that a read of another linear code contradicts.

@@ -1,22 +1,21 @@
-import Catalog
-import Imaging
-import Vocabulary
+package import Imaging
+package import Vocabulary
 
 /// A barcode read from a photo and validated: retail codes passed their check digit.
-public struct BarcodeReading: Sendable, Equatable {
+package struct BarcodeReading: Sendable, Equatable {
     /// The symbology as ZBar read it.
-    public var symbology: Symbology
+    package var symbology: Symbology
     /// The code text; a UPC-E is expanded to its 12-digit UPC-A form.
-    public var text: String
+    package var text: String
     /// GTIN-13 of a retail code (UPC-A and UPC-E with a leading 0, EAN-8 zero-padded).
-    public var gtin13: String?
+    package var gtin13: String?
     /// ZBar's quality: for linear codes the number of scan lines that agreed.
-    public var quality: Int
+    package var quality: Int
     /// Where it was found, in the photo's stored (not rotated) full-resolution pixels.
-    public var box: PixelBox
+    package var box: PixelBox
     /// The 2- or 5-digit add-on beside an EAN-13 or UPC code (a magazine's issue, a book's price),
     /// kept apart: the GTIN alone identifies the product.
-    public var addon: String?
+    package var addon: String?
 
     /// The reading with its box in the coordinates of an image `factor` times larger.
     func scaled(by factor: Int) -> BarcodeReading {
@@ -26,5 +25,5 @@ public struct BarcodeReading: Sendable, Equatable {
     }
 
     /// What identifies the product: the GTIN for retail codes, the text otherwise.
-    public var productKey: String { gtin13 ?? text }
+    package var productKey: String { gtin13 ?? text }
 }

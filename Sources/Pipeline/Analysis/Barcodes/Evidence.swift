@@ -1,3 +1,4 @@
+import Vocabulary
 /// Reads of one photo from differently prepared copies and decoders, and which of them count.
 ///
 /// A QR code counts at once: its Reed–Solomon code corrects errors and detects the rest, so a

@@ -1,4 +1,3 @@
-import Catalog
 import Imaging
 import Synchronization
 import Vocabulary
@@ -6,31 +5,31 @@ import Vocabulary
 /// What reading one photo's barcodes did, step by step, for `ingest explain`: every read a decoder
 /// made, in which prepared copy, and what became of it and by which rule. A reader records into
 /// one only when given one (`BarcodeReader(symbologies:trace:)`); reading is the same either way.
-public final class ReadTrace: Sendable {
-    public struct Event: Sendable, Encodable, Equatable {
+package final class ReadTrace: Sendable {
+    package struct Event: Sendable, Encodable, Equatable {
         /// The step of reading: `overview`, `region`, `full resolution`, `second look`, `set`, or
         /// `decision` for what the photo's reading gave.
-        public var step: String
+        package var step: String
         /// Who read or judged, and what they read: the decoder and the prepared copy.
-        public var source: String
-        public var code: String?
-        public var symbology: String?
+        package var source: String
+        package var code: String?
+        package var symbology: String?
         /// The scan lines that agreed on a linear code (ZBar's quality), where a decoder gives them.
-        public var lines: Int?
+        package var lines: Int?
         /// The add-on read beside the code, once it is.
-        public var addon: String?
+        package var addon: String?
         /// `read`, `kept`, `dropped`, `confirmed`, or `unconfirmed`; without a code, `nothing` (a region
         /// tried that gave no code that counts) or `decoded` (the rectangle decoded at full resolution).
-        public var outcome: String
+        package var outcome: String
         /// The rule or evidence behind the outcome.
-        public var because: String?
+        package var because: String?
     }
 
     private let recorded = Mutex<[Event]>([])
 
-    public init() {}
+    package init() {}
 
-    public var events: [Event] { recorded.withLock { $0 } }
+    package var events: [Event] { recorded.withLock { $0 } }
 
     func note(_ step: String, _ source: String, _ reading: BarcodeReading?, _ outcome: String, because: String? = nil) {
         let event = Event(step: step, source: source, code: reading.map(\.productKey), symbology: reading?.symbology.rawValue,
