@@ -1,3 +1,4 @@
+import Vocabulary
 
 extension CaptureTime {
     /// `YYYY:MM:DD HH:MM:SS` (also `-` as date separator, `T` between date and time) as seconds since 1970.
