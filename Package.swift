@@ -98,7 +98,8 @@ let package = Package(
                 "Pipeline", "Catalog", "Imaging", "Views", "Vocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ] + (withWeb ? ["Web", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")] : [])
+            ] + (withWeb ? ["Web", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                             .product(name: "UnixSignals", package: "swift-service-lifecycle")] : [])
         ),
 
         // A synthetic catalogue of any size for bench/scale.py and the memory tests; not a product.

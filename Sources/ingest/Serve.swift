@@ -1,10 +1,10 @@
-import UnixSignals
 #if canImport(Web)
 import ArgumentParser
 import Foundation
 import Logging
 import Pipeline
 import ServiceLifecycle
+import UnixSignals
 import Web
 
 extension Ingest {

@@ -164,7 +164,9 @@ final class ArchitectureTests: XCTestCase {
             })
         let libraries: Set<String> = ["Bool", "Int", "Double", "String", "Codable", "Decodable", "Sendable", "Atomic", "Mutex",
                                       "Package", "Logger", "LoggingSystem", "GRDB", "DatabasePool", "FetchableRecord", "Row", "PQprepare",
-                                      "FileDescriptor", "Errno", "FilePath", "SystemPackage", "HTTPError", "ServiceGroup"]
+                                      "FileDescriptor", "Errno", "FilePath", "SystemPackage", "HTTPError", "ServiceGroup",
+                                      // Swift's upcoming features that Package.swift turns on.
+                                      "InternalImportsByDefault", "MemberImportVisibility"]
         for match in doc.matches(of: /`([A-Z][A-Za-z0-9]*)(?:\.[a-z][A-Za-z0-9]*)?(?:\(\))?`/) {
             let name = String(match.output.1)
             guard name != name.uppercased() else { continue }  // SQL words, errno names, C calls in capitals
