@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import Pipeline
 import Synchronization
-import ServiceLifecycle
 #if canImport(Web)
+import ServiceLifecycle
 import Web
 #endif
 

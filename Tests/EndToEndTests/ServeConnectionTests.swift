@@ -72,6 +72,20 @@ final class ServeConnectionTests: XCTestCase {
         XCTAssertEqual(IngestHarness.files(under: work.inbox.appendingPathComponent(".uploads")), [], "nothing staged")
     }
 
+    func testAnAnswerBeforeTheBody_isReadWholeByAClientStillSending_andOneSendingForEverIsCutOff() throws {
+        let (server, work) = try served()
+        let linger = try probe(server, "linger", in: work)
+        XCTAssertEqual(linger["status"] as? Int, 413, "a 4 MB body, 128 KB of it sent, to a form's route: \(linger)")
+        XCTAssertEqual(linger["saysClose"] as? Bool, true, "the answer says Connection: close: \(linger)")
+        XCTAssertEqual(linger["sendError"] as? String, "", "sending on after the answer is not reset: \(linger)")
+        XCTAssertEqual(linger["answerEnded"] as? Bool, true, "the answer is read to its end: \(linger)")
+        XCTAssertEqual(linger["saysWhy"] as? Bool, true, "the answer says why: \(linger)")
+        let cutOff = try XCTUnwrap(linger["senderCutOffAfter"] as? Double, "\(linger)")
+        XCTAssertGreaterThan(cutOff, 1.5, "the rest is read for the lingering time (2 s): \(linger)")
+        XCTAssertLessThan(cutOff, 5, "and no longer: \(linger)")
+        XCTAssertEqual(try server.client.send("GET", "/healthz").status, 200)
+    }
+
     // MARK: The client
 
     /// Runs the probe `mode` against `server` and returns what it printed (one JSON object).
@@ -203,6 +217,52 @@ final class ServeConnectionTests: XCTestCase {
             time.sleep(0.3)
             result["peakGrowthMB"] = proc("VmHWM") - before
             result["cpuSeconds"] = cpu() - cpu_before
+        elif mode == "linger":
+            head = (b"POST /captures/merge HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/x-www-form-urlencoded"
+                    + b"\r\nContent-Length: " + str(4 << 20).encode() + b"\r\n\r\n")
+            def answered():
+                s = socket.create_connection(("127.0.0.1", port))
+                s.settimeout(10)
+                s.sendall(head + b"a" * (2 << 16))  # more than a form takes (64 KB)
+                answer = b""
+                while b"\r\n\r\n" not in answer:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    answer += chunk
+                return s, answer
+            # A client that goes on sending what it had in flight, then reads.
+            s, answer = answered()
+            result["status"] = int(answer.split(b" ")[1]) if answer.startswith(b"HTTP/1.1 ") else None
+            result["saysClose"] = b"\r\nconnection: close\r\n" in answer.lower()
+            result["sendError"] = ""
+            try:
+                for _ in range(10):
+                    s.sendall(b"a" * 65536)
+                    time.sleep(0.02)
+            except OSError as error:
+                result["sendError"] = str(error)
+            try:
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        result["answerEnded"] = True
+                        break
+                    answer += chunk
+            except OSError as error:
+                result["answerEnded"] = str(error)
+            result["saysWhy"] = b"larger than a form" in answer
+            s.close()
+            # A client that never stops sending.
+            s, _ = answered()
+            start = time.monotonic()
+            try:
+                while time.monotonic() - start < 30:
+                    s.sendall(b"a" * 65536)
+                    time.sleep(0.01)
+            except OSError:
+                result["senderCutOffAfter"] = time.monotonic() - start
+            s.close()
         print(json.dumps(result))
         """#
 }

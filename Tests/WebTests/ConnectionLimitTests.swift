@@ -36,6 +36,21 @@ final class ConnectionClockTests: XCTestCase {
         XCTAssertTrue(clock.isQuiet)
     }
 
+    func testAnAnswerBeforeItsRequestsBody_lingersForTheLingeringTimeWhateverStillComes() {
+        var clock = ConnectionClock(limits: limits, opened: start)
+        clock.headArrived(at: at(1))
+        clock.bytesArrived(at: at(2))
+        XCTAssertTrue(clock.readingBody)
+        clock.responseEnded(at: at(3))
+        clock.answeredBeforeItsBody(at: at(3))
+        XCTAssertFalse(clock.readingBody)
+        XCTAssertEqual(clock.deadline, at(3) + ConnectionClock.lingering)
+        XCTAssertEqual(clock.reason, "the rest of a refused request's body kept coming")
+        clock.bytesArrived(at: at(4))
+        XCTAssertEqual(clock.deadline, at(3) + ConnectionClock.lingering, "bytes that keep coming do not keep it open")
+        XCTAssertLessThan(ConnectionClock.lingering, limits.header, "shorter than any other wait")
+    }
+
     func testAfterAQuietSpell_theNextHeadHasTheHeaderTimeFromItsFirstByte() {
         var clock = ConnectionClock(limits: limits, opened: start)
         clock.headArrived(at: at(1))

@@ -6,8 +6,16 @@
 /// - between requests a connection may stay silent for `idle`;
 /// - a request's body may pause for `body` at the most (an upload's own `uploadIdleSeconds` answers
 ///   408 before that);
-/// - while an answer is being made nothing is timed (the route's work is its own).
+/// - while an answer is being made nothing is timed (the route's work is its own);
+/// - an answer that ends before its request's body (a form or an upload refused midway) is followed
+///   by `lingering` at most of reading and dropping the rest: a client still sending then reads the
+///   answer rather than a reset that would lose it, and a client that sends for ever is cut off.
 struct ConnectionClock {
+    /// How long the rest of a refused request's body is read and dropped before the connection
+    /// closes (nginx's `lingering_time` does the same, for longer): enough for a client on a fast
+    /// link to finish sending what it had in flight and turn to reading the answer.
+    static let lingering: Duration = .seconds(2)
+
     struct Limits: Equatable {
         var header: Duration
         var idle: Duration
@@ -24,6 +32,8 @@ struct ConnectionClock {
     private var quietSince: ContinuousClock.Instant
     /// When the head now awaited began: the connection's opening, or the first byte after quiet.
     private var headSince: ContinuousClock.Instant?
+    /// Since when the rest of a refused request's body is dropped; nothing more is read as HTTP.
+    private(set) var lingeringSince: ContinuousClock.Instant?
 
     init(limits: Limits, opened now: ContinuousClock.Instant) {
         self.limits = limits
@@ -38,6 +48,7 @@ struct ConnectionClock {
 
     /// When the connection is to be closed if nothing more happens; nil while an answer is made.
     var deadline: ContinuousClock.Instant? {
+        if let lingeringSince { return lingeringSince + Self.lingering }
         if readingBody { return lastByte + limits.body }
         if openRequests > 0 { return nil }
         if let headSince { return headSince + limits.header }
@@ -46,6 +57,7 @@ struct ConnectionClock {
 
     /// Why the deadline closes the connection, for the log.
     var reason: String {
+        if lingeringSince != nil { return "the rest of a refused request's body kept coming" }
         if readingBody { return "the request's body stalled" }
         return headSince == nil ? "idle between requests" : "no complete request head in time"
     }
@@ -64,6 +76,12 @@ struct ConnectionClock {
 
     mutating func requestEnded() {
         readingBody = false
+    }
+
+    /// The answer ended while its request's body was still coming: the connection only lingers now.
+    mutating func answeredBeforeItsBody(at now: ContinuousClock.Instant) {
+        readingBody = false
+        lingeringSince = now
     }
 
     mutating func responseEnded(at now: ContinuousClock.Instant) {

@@ -10,7 +10,11 @@ import Foundation
 /// a head is whole) and `RequestParts` after the HTTP decoder (heads, ends, answers) — one timer at
 /// the clock's deadline, and its place in the server's `ConnectionTable`. A request the decoder
 /// cannot frame before any route runs (a head too large, an unknown transfer coding) is answered
-/// here, with a sentence, and the connection closed.
+/// here, with a sentence, and the connection closed. An answer that ends before its request's body
+/// says `Connection: close`, and the connection lingers (`ConnectionClock.lingering`): its output is
+/// shut, so the answer is delivered whole, and what still comes is read and dropped until the client
+/// closes or the time is up. Closing at once, with unread bytes, would reset the connection, and a
+/// reset can throw away the answer before the client reads it.
 final class ConnectionGuard {
     private var clock: ConnectionClock
     private let table: ConnectionTable
@@ -66,6 +70,18 @@ final class ConnectionGuard {
 
     fileprivate var isQuiet: Bool { clock.isQuiet }
     fileprivate var isReadingBody: Bool { clock.readingBody }
+    fileprivate var isLingering: Bool { clock.lingeringSince != nil }
+
+    /// The answer is written while its request's body still comes: shut the output (the client
+    /// reads the answer and the end of it), then read and drop until the client closes or the
+    /// lingering time is up.
+    fileprivate func answeredBeforeItsBody() {
+        clock.answeredBeforeItsBody(at: .now)
+        guard let context else { return }
+        context.close(mode: .output, promise: nil)
+        context.read()
+        arm()
+    }
 
     /// Schedules the timer at the clock's deadline when none runs earlier; a timer that fires early
     /// (the deadline moved on) sets itself again.
@@ -111,8 +127,22 @@ final class ConnectionGuard {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !connection.isLingering else { return }
             connection.bytesArrived()
             context.fireChannelRead(data)
+        }
+
+        func channelReadComplete(context: ChannelHandlerContext) {
+            // Lingering, the bytes go nowhere, so nothing downstream asks for more: this does.
+            guard !connection.isLingering else { return context.read() }
+            context.fireChannelReadComplete()
+        }
+
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if connection.isLingering, case ChannelEvent.inputClosed = event {
+                return context.close(promise: nil)
+            }
+            context.fireUserInboundEventTriggered(event)
         }
     }
 
@@ -147,15 +177,23 @@ final class ConnectionGuard {
         }
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
-            // An answer that ends before its request's body (an upload refused midway) closes the
-            // connection: reading the rest only to throw it away would let a client send for ever.
-            let unread = connection.isReadingBody
-            connection.responseEnded(context.channel)
-            guard unread else { return context.write(data, promise: promise) }
-            context.writeAndFlush(data).assumeIsolated().whenComplete { result in
-                promise?.completeWith(result)
-                context.close(promise: nil)
+            switch unwrapOutboundIn(data) {
+            case .head(var head) where connection.isReadingBody && head.status.kind != .informational:
+                // An answer before its request's body is whole (a form or an upload refused
+                // midway) ends the connection: reading the rest to go on would let a client send
+                // for ever. It says so.
+                head.headerFields[.connection] = "close"
+                context.write(wrapOutboundOut(.head(head)), promise: promise)
+            case .end:
+                let unread = connection.isReadingBody
+                connection.responseEnded(context.channel)
+                guard unread else { return context.write(data, promise: promise) }
+                context.writeAndFlush(data).assumeIsolated().whenComplete { [connection] result in
+                    promise?.completeWith(result)
+                    connection.answeredBeforeItsBody()
+                }
+            default:
+                context.write(data, promise: promise)
             }
         }
 
