@@ -1,5 +1,20 @@
 /// GS1 check digits, UPC-E expansion and GTIN-13 normalisation.
 package enum GTIN {
+    /// Whether `gtin13` names a trade item the world over: its GS1 prefix (the first three digits)
+    /// is one GS1 gives its member organisations for products, or 977–979 (serials and books).
+    /// False for GS1's other ranges: restricted circulation (020–029, 040–049, 200–299: a shop's own
+    /// codes, goods weighed in store), coupons and refunds (050–059, 980–999), and the prefixes GS1
+    /// keeps unassigned (140–199: Japanese books print their classification and price code there,
+    /// 192…, beside the ISBN). Of two codes on one package, the one that names a trade item is the
+    /// product's.
+    package static func namesTradeItem(_ gtin13: String) -> Bool {
+        guard gtin13.count == 13, gtin13.allSatisfy(\.isASCIIDigit), let prefix = Int(gtin13.prefix(3)) else { return false }
+        switch prefix {
+        case 20 ... 29, 40 ... 59, 140 ... 299, 980 ... 999: return false
+        default: return true
+        }
+    }
+
     /// The GS1 mod-10 check digit for `body` (all digits, without the check digit).
     package static func checkDigit(for body: String) -> Character? {
         guard !body.isEmpty, body.allSatisfy(\.isASCIIDigit) else { return nil }

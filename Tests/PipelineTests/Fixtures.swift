@@ -53,6 +53,20 @@ exif = piexif.dump({
              piexif.ExifIFD.OffsetTimeOriginal: b"+01:00"}})
 buf = io.BytesIO(); stored.save(buf, "JPEG", quality=92, exif=exif); save("barcode.jpg", buf.getvalue())
 
+# book.png: a book's back as Japanese books print it: the ISBN 9784101010014 above, and below it the
+# second EAN-13 of the book code, 1920193006001 (a classification and price code, in GS1's unassigned
+# 192 range), drawn taller so that ZBar reads it along more lines than the ISBN.
+def ean13(canvas, digits, left, top, height, module=3):
+    bits = barcode.get("ean13", digits).build()[0]
+    canvas[top - 20:top + height + 20, left - 11 * module:left + (len(bits) + 11) * module] = 255
+    for i, bit in enumerate(bits):
+        if bit == "1":
+            canvas[top:top + height, left + i * module:left + (i + 1) * module] = 0
+book = np.full((620, 420), 200, np.uint8)
+ean13(book, "978410101001", 60, 60, 110)
+ean13(book, "192019300600", 60, 280, 260)
+buf = io.BytesIO(); Image.fromarray(book, "L").save(buf, "PNG"); save("book.png", buf.getvalue())
+
 # landscape.jpg: 640x480 stored upright (Orientation 1), the offset only in OffsetTime, no sub-seconds.
 exif = piexif.dump({"0th": {piexif.ImageIFD.Orientation: 1},
                     "Exif": {piexif.ExifIFD.DateTimeOriginal: b"2026:11:20 09:00:00", piexif.ExifIFD.OffsetTime: b"-05:30"}})

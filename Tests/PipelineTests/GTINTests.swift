@@ -11,6 +11,19 @@ import XCTest
 final class GTINTests: XCTestCase {
     // MARK: Check digits
 
+    func testNamesTradeItem_membersPrefixesAndBooks_notShopCodesCouponsOrUnassignedRanges() {
+        for code in ["4006381333931", "0036000291452", "5000112637922", "9780143007234", "9791032300824", "9771234567003",
+                     "1000000000009", "3017620422003", "0000040170725"] {
+            XCTAssertTrue(GTIN.namesTradeItem(code), code)
+        }
+        for code in ["1920193006001", "1910000000001", "1400000000007", "2012345000001", "2991234000004", "0201234000006",
+                     "0412345000001", "0512345000008", "9800000000007", "9841234567898", "9901234567899"] {
+            XCTAssertFalse(GTIN.namesTradeItem(code), code)
+        }
+        XCTAssertFalse(GTIN.namesTradeItem("978014300723"), "twelve digits are no GTIN-13")
+        XCTAssertFalse(GTIN.namesTradeItem("97801430072x4"))
+    }
+
     func testCheckDigit_knownRetailCodes_matchPrintedDigit() {
         XCTAssertEqual(GTIN.checkDigit(for: "400638133393"), "1") // EAN-13 4006381333931
         XCTAssertEqual(GTIN.checkDigit(for: "590123412345"), "7") // EAN-13 5901234123457

@@ -202,6 +202,14 @@ final class PhotoAnalyzerTests: XCTestCase {
         XCTAssertEqual(photo.quality.decode, 1)
     }
 
+    func testAnalyse_bookWithItsPriceCode_keepsBothCodesWithTheISBNFirst() throws {
+        // Read along more lines, the price code (GS1's unassigned 192 range) would otherwise speak for the photo.
+        let photo = try photo("book.png")
+        XCTAssertEqual(photo.barcodes.map(\.productKey), ["9784101010014", "1920193006001"], "both kept, as hits")
+        XCTAssertGreaterThan(photo.barcodes[1].quality, photo.barcodes[0].quality, "the price code is the better read")
+        XCTAssertEqual(photo.primaryBarcode?.gtin13, "9784101010014")
+    }
+
     // MARK: Files that are not usable photos
 
     func testAnalyse_truncatedJPEG_isUndecodable() throws {
@@ -289,5 +297,13 @@ final class PhotoAnalyzerTests: XCTestCase {
         let qr = makeReading(.qr, "https://example.com", quality: 9)
         let tea = makeReading(.ean13, "5901234123457", gtin13: "5901234123457", quality: 2)
         XCTAssertEqual(PhotoAnalyzer.deduplicated([qr, weakCola, tea, colaAsUPC]), [colaAsUPC, tea, qr])
+    }
+
+    func testDeduplicated_aCodeThatNamesATradeItem_comesBeforeAShopsCodeOrAPriceCodeReadBetter() {
+        let isbn = makeReading(.ean13, "9784101010014", gtin13: "9784101010014", quality: 3)
+        let price = makeReading(.ean13, "1920193006001", gtin13: "1920193006001", quality: 40)
+        let weighed = makeReading(.ean13, "2012345000001", gtin13: "2012345000001", quality: 30)
+        let qr = makeReading(.qr, "https://example.com", quality: 90)
+        XCTAssertEqual(PhotoAnalyzer.deduplicated([qr, price, weighed, isbn]), [isbn, price, weighed, qr])
     }
 }

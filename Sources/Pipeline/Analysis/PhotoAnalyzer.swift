@@ -113,7 +113,7 @@ package final class PhotoAnalyzer: Sendable {
     }
 
     /// One reading per code (the best, with the add-on any of its reads gave), retail codes first,
-    /// then by quality.
+    /// of them those that name a trade item (a book's ISBN before its price code), then by quality.
     static func deduplicated(_ readings: [BarcodeReading]) -> [BarcodeReading] {
         var best: [String: BarcodeReading] = [:]
         for reading in readings where (best[reading.productKey]?.quality ?? -1) < reading.quality {
@@ -124,6 +124,7 @@ package final class PhotoAnalyzer: Sendable {
         }
         return best.values.sorted {
             if $0.symbology.isRetail != $1.symbology.isRetail { return $0.symbology.isRetail }
+            if $0.namesTradeItem != $1.namesTradeItem { return $0.namesTradeItem }
             if $0.quality != $1.quality { return $0.quality > $1.quality }
             return $0.productKey < $1.productKey
         }

@@ -26,4 +26,8 @@ package struct BarcodeReading: Sendable, Equatable {
 
     /// What identifies the product: the GTIN for retail codes, the text otherwise.
     package var productKey: String { gtin13 ?? text }
+
+    /// A retail code whose GTIN names a trade item (`GTIN.namesTradeItem`), not a shop's own code,
+    /// a coupon or a price code.
+    var namesTradeItem: Bool { gtin13.map(GTIN.namesTradeItem) ?? false }
 }
