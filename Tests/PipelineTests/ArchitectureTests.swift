@@ -29,6 +29,32 @@ final class ArchitectureTests: XCTestCase {
         }
     }
 
+    /// Whether every `import Web` of `text` lies inside an `#if canImport(Web)` block (which may
+    /// import other server modules beside it, or hold the whole file).
+    static func importsWebOnlyWhereBuilt(_ text: String) -> Bool {
+        var open: [Bool] = []  // one entry per enclosing #if: whether it is `canImport(Web)`
+        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("#if ") {
+                open.append(line == "#if canImport(Web)")
+            } else if line.hasPrefix("#endif") {
+                _ = open.popLast()
+            } else if line.hasPrefix("#else") || line.hasPrefix("#elseif") {
+                if !open.isEmpty { open[open.count - 1] = false }
+            } else if importedModules(line) == ["Web"], !open.contains(true) {
+                return false
+            }
+        }
+        return true
+    }
+
+    func testWebImportCheck_findsTheImportOutsideTheBlock() {
+        XCTAssertTrue(Self.importsWebOnlyWhereBuilt("#if canImport(Web)\nimport ServiceLifecycle\nimport Web\n#endif\n"))
+        XCTAssertTrue(Self.importsWebOnlyWhereBuilt("#if canImport(Web)\nimport Foundation\nimport Web\nenum A {}\n#endif\n"))
+        XCTAssertFalse(Self.importsWebOnlyWhereBuilt("import Foundation\nimport Web\n"))
+        XCTAssertFalse(Self.importsWebOnlyWhereBuilt("#if canImport(Web)\nimport Hummingbird\n#else\nimport Web\n#endif\n"))
+        XCTAssertFalse(Self.importsWebOnlyWhereBuilt("#if canImport(Web)\n#endif\nimport Web\n"))
+    }
+
     func testImportParser_readsEveryFormOfImport() {
         let text = """
             import Foundation
@@ -106,8 +132,7 @@ final class ArchitectureTests: XCTestCase {
         for (file, modules) in try imports(of: "ingest") where modules.contains("Web") {
             XCTAssertTrue(["ingest/Serve.swift", "ingest/MetricsEndpoint.swift"].contains(file), "\(file) imports Web")
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            let guarded = text.hasPrefix("#if canImport(Web)") || text.contains("#if canImport(Web)\nimport Web\n")
-            XCTAssertTrue(guarded, "\(file): import Web under #if canImport(Web), for builds without Web")
+            XCTAssertTrue(Self.importsWebOnlyWhereBuilt(text), "\(file): import Web under #if canImport(Web), for builds without Web")
         }
     }
 
