@@ -96,6 +96,7 @@ let package = Package(
             name: "ingest",
             dependencies: [
                 "Pipeline", "Catalog", "Imaging", "Views", "Vocabulary",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ] + (withWeb ? ["Web", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -120,13 +121,17 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["Catalog", "Vocabulary", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Catalog", "Vocabulary", "TestSupport", .product(name: "CSV", package: "CSV.swift"), .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Resources"]
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Vocabulary", "CImageOps", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "Vocabulary", "FileSystem", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Catalog", "Pipeline", "Vocabulary", "TestSupport"]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "Catalog", "Pipeline", "Vocabulary", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Imaging", "Catalog", "Vocabulary", "FileSystem", "TestSupport",
+                                                   .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Catalog", "Pipeline", "Vocabulary", "TestSupport",
+                                                   .product(name: "SystemPackage", package: "swift-system")]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Catalog", "Pipeline", "Vocabulary", "TestSupport",
+                                                .product(name: "SystemPackage", package: "swift-system")]),
     ] + webTargets,
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx20
@@ -187,6 +192,7 @@ var webTargets: [Target] {
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
     ]

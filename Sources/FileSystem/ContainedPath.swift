@@ -1,4 +1,4 @@
-internal import SystemPackage
+package import SystemPackage
 
 /// A path below a trusted folder, reached without following a symbolic link on the way.
 ///
@@ -15,18 +15,16 @@ package enum ContainedPath {
     /// there to follow, and every caller treats a missing file as missing (recovery, replaying a
     /// commit whose set folder was already emptied and removed, relies on it). Throws `Errno` when
     /// the walk fails otherwise: `ELOOP` or `ENOTDIR` for a link or a file where a folder should be.
-    package static func withPath<R>(_ absolute: String, below root: String, _ body: (String) throws -> R) throws -> R {
-        let root = root.hasSuffix("/") ? String(root.dropLast()) : root
-        guard absolute.hasPrefix(root + "/") else { return try body(absolute) }
-        var components = absolute.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-            .map(String.init)
-        guard let name = components.popLast(), !name.isEmpty,
-              !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }), name != ".", name != ".." else {
+    package static func withPath<R>(_ absolute: FilePath, below root: FilePath, _ body: (FilePath) throws -> R) throws -> R {
+        var relative = absolute
+        guard absolute != root, relative.removePrefix(root) else { return try body(absolute) }
+        var components = Array(relative.components)
+        guard let name = components.popLast(), !components.contains(where: { $0.kind != .regular }), name.kind == .regular else {
             throw Errno.invalidArgument
         }
         var folder: FileDescriptor
         do {
-            folder = try FileDescriptor.open(FilePath(root), .readOnly, options: [.pathOnly, .directory, .closeOnExec])
+            folder = try FileDescriptor.open(root, .readOnly, options: [.pathOnly, .directory, .closeOnExec])
         } catch Errno.noSuchFileOrDirectory {
             return try body(absolute)
         }
@@ -43,6 +41,6 @@ package enum ContainedPath {
             folder = next
         }
         let held = folder
-        return try held.closeAfter { try body("/proc/self/fd/\(held.rawValue)/\(name)") }
+        return try held.closeAfter { try body(FilePath("/proc/self/fd/\(held.rawValue)").appending(name)) }
     }
 }

@@ -4,8 +4,8 @@ package import SystemPackage
 /// The package's one way of listing folders.
 package enum Directory {
     /// The entries of `folder`, except `.` and `..`, sorted by name. Throws `Errno`.
-    package static func entries(of folder: String) throws(Errno) -> [DirectoryEntry] {
-        guard let stream = opendir(folder) else { throw Errno(rawValue: errno) }
+    package static func entries(of folder: FilePath) throws(Errno) -> [DirectoryEntry] {
+        guard let stream = folder.withPlatformString(opendir) else { throw Errno(rawValue: errno) }
         defer { closedir(stream) }
         var result: [DirectoryEntry] = []
         // readdir returns nil at the end and on failure alike: errno tells them apart.
@@ -34,10 +34,10 @@ package enum Directory {
     /// `visit` sees every entry with its path relative to `root` and its depth (0 directly in
     /// `root`); returning true for a folder descends into it. A folder that vanished before it
     /// was listed is passed over; any other folder that cannot be listed throws, with its path.
-    package static func walk(_ root: String,
-                            _ visit: (_ entry: DirectoryEntry, _ relativePath: String, _ depth: Int) throws -> Bool) throws {
-        func walk(_ relative: String, depth: Int) throws {
-            let folder = relative.isEmpty ? root : root + "/" + relative
+    package static func walk(_ root: FilePath,
+                            _ visit: (_ entry: DirectoryEntry, _ relativePath: FilePath, _ depth: Int) throws -> Bool) throws {
+        func walk(_ relative: FilePath, depth: Int) throws {
+            let folder = root.pushing(relative)
             let entries: [DirectoryEntry]
             do {
                 entries = try Directory.entries(of: folder)
@@ -47,11 +47,11 @@ package enum Directory {
                 throw FileOperationError(operation: "list", path: folder, error)
             }
             for entry in entries {
-                let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                let path = relative.appending(entry.name)
                 if try visit(entry, path, depth), entry.isDirectory { try walk(path, depth: depth + 1) }
             }
         }
-        try walk("", depth: 0)
+        try walk(FilePath(), depth: 0)
     }
 }
 

@@ -11,13 +11,12 @@ package enum DurableFile {
     /// Where a file is built before it gets the name `destination`: beside it (the same file system,
     /// so a link or rename can place it), hidden, marked `temporaryMarker` with 8 random hex digits.
     /// A file left under such a name is one a killed process did not finish.
-    package static func temporaryPath(for destination: String) -> String {
-        let path = FilePath(destination)
-        let folder = path.removingLastComponent()
+    package static func temporaryPath(for destination: FilePath) -> FilePath {
+        let folder = destination.removingLastComponent()
         let random = String(UInt32.random(in: .min ... .max), radix: 16, uppercase: true)
         let suffix = String(repeating: "0", count: 8 - random.count) + random
-        let name = ".\(path.lastComponent?.string ?? "")\(temporaryMarker)\(suffix)"
-        return folder.isEmpty ? name : folder.appending(name).string
+        let name = ".\(destination.lastComponent?.string ?? "")\(temporaryMarker)\(suffix)"
+        return folder.appending(name)
     }
 
     /// Writes a file at `destination`: `body` writes the open temporary file (`temporaryPath(for:)`),
@@ -30,12 +29,12 @@ package enum DurableFile {
     /// `destination` when it cannot be written (an `Errno` from `body`), flushed or placed; any
     /// other error of `body` as it is.
     @discardableResult
-    package static func write<R>(_ destination: String, replacing: Bool = false,
+    package static func write<R>(_ destination: FilePath, replacing: Bool = false,
                                 _ body: (FileDescriptor) throws -> R) throws -> R {
         let temporary = temporaryPath(for: destination)
-        defer { try? FilePath(temporary).remove() }
+        defer { try? temporary.remove() }
         let file = try FileOperationError.attempt("create", temporary) {
-            try FileDescriptor.open(FilePath(temporary), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+            try FileDescriptor.open(temporary, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                                     permissions: .newFile)
         }
         let result: R
@@ -51,9 +50,9 @@ package enum DurableFile {
         }
         try FileOperationError.attempt("place", destination) {
             if replacing {
-                try FilePath(temporary).rename(to: FilePath(destination))
+                try temporary.rename(to: destination)
             } else {
-                try FilePath(temporary).link(to: FilePath(destination))
+                try temporary.link(to: destination)
             }
         }
         return result
@@ -61,9 +60,9 @@ package enum DurableFile {
 
     /// Flushes the file at `path` to the disk; a symbolic link fails (`ELOOP`), never its target.
     /// Throws `FileOperationError`.
-    package static func sync(_ path: String) throws(FileOperationError) {
+    package static func sync(_ path: FilePath) throws(FileOperationError) {
         let file = try FileOperationError.attempt("open", path) {
-            try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
+            try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
         }
         try FileOperationError.attempt("flush", path) { try file.closeAfter { try file.sync() } }
     }
@@ -71,10 +70,10 @@ package enum DurableFile {
     /// Flushes a folder's entries (new names, removed names) to the disk. Throws
     /// `FileOperationError` when it cannot: a name not on the disk may be gone after a power cut. A
     /// folder that does not exist has nothing to flush.
-    package static func syncFolder(_ path: String) throws(FileOperationError) {
+    package static func syncFolder(_ path: FilePath) throws(FileOperationError) {
         let folder: FileDescriptor
         do {
-            folder = try FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .closeOnExec])
+            folder = try FileDescriptor.open(path.isEmpty ? "." : path, .readOnly, options: [.directory, .closeOnExec])
         } catch Errno.noSuchFileOrDirectory {
             return
         } catch {

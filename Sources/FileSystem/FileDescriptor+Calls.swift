@@ -28,9 +28,9 @@ extension FileDescriptor {
 
     /// Opens `name`, an entry of the folder this descriptor holds (`openat`), with `options` and
     /// `O_CLOEXEC`; `name` is looked up in that very folder, whatever happens to its path.
-    package func open(_ name: String, options: OpenOptions) throws(Errno) -> FileDescriptor {
+    package func open(_ name: FilePath.Component, options: OpenOptions) throws(Errno) -> FileDescriptor {
         let flags = AccessMode.readOnly.rawValue | options.rawValue | OpenOptions.closeOnExec.rawValue
-        return FileDescriptor(rawValue: try systemCall { openat(rawValue, name, flags) })
+        return FileDescriptor(rawValue: try FilePath(root: nil, [name]).systemCall { openat(rawValue, $0, flags) })
     }
 }
 

@@ -23,7 +23,7 @@ extension Ingest {
 
         func run() throws {
             try withCommandContext(options) { context in
-                let destination = PipelineConfig.resolve(file, against: FileManager.default.currentDirectoryPath)
+                let destination = PipelineConfig.resolve(file)
                 do {
                     let counts = try context.catalogue.backup(to: destination)
                     if !options.quiet {

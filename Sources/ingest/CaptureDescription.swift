@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import SystemPackage
 import Vocabulary
 
 /// `ingest show` as a person reads it: the capture, its agent, then every photo with its files,
@@ -11,7 +12,7 @@ struct CaptureDescription {
     /// The product of the capture's barcode, when the catalogue has one.
     var product: Product?
     var photos: [(photo: Photo, hits: [BarcodeHit])]
-    var library: String
+    var library: FilePath
 
     var text: String {
         var lines = [
@@ -67,7 +68,7 @@ struct CaptureDescription {
     }
 
     private func path(_ relative: String) -> String {
-        safe((library as NSString).appendingPathComponent(relative))
+        safe(library.appending(relative).string)
     }
 
     private func safe(_ text: String) -> String {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Pipeline
+import SystemPackage
 
 extension Ingest {
     /// `ingest catalog`: the catalogue itself, as opposed to what it holds.
@@ -35,8 +36,7 @@ extension Ingest {
         func run() throws {
             try withCommandContext(options) { context in
                 let source = context.catalogue
-                let location = CatalogueLocation(CatalogueLocation.isURL(to) ? to
-                    : PipelineConfig.resolve(to, against: FileManager.default.currentDirectoryPath))
+                let location = CatalogueLocation(CatalogueLocation.isURL(to) ? to : PipelineConfig.resolve(to).string)
                 if let problem = location.problem { throw ValidationError("--to is not a PostgreSQL URL libpq can read (\(problem)).") }
                 do {
                     let destination = try Catalogue(location, waitSeconds: context.config.catalogWaitSeconds, logger: context.logger)

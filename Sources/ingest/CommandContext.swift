@@ -4,6 +4,7 @@ import Foundation
 import Imaging
 import Logging
 import Pipeline
+import SystemPackage
 
 /// What a command works with, opened from its options in this order and closed in the reverse:
 /// the configuration (with `INGEST_CATALOG_URL` and the command line's overrides), logging, the
@@ -48,7 +49,7 @@ final class CommandContext: Sendable {
         let (config, logger) = try configuration(options, progress: progress)
         if access.ingests {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: config.inbox, isDirectory: &isFolder), isFolder.boolValue else {
+            guard FileManager.default.fileExists(atPath: config.inbox.string, isDirectory: &isFolder), isFolder.boolValue else {
                 throw ExitCode.validationFailure(
                     saying: "the inbox \(config.inbox) is not a folder (set \"inbox\" in the configuration or pass --inbox)")
             }
@@ -108,26 +109,25 @@ final class CommandContext: Sendable {
     /// folder). `INGEST_CATALOG_URL`, when set, is the catalogue instead of the file's (a URL with a
     /// password stays out of `pipeline.json`); `--catalog` overrides both.
     private static func pipelineConfig(_ options: CommonOptions) throws -> PipelineConfig {
-        let here = FileManager.default.currentDirectoryPath
-        var result = try PipelineConfig.load(path: PipelineConfig.resolve(options.config, against: here))
-        if let inbox = options.inbox { result.inbox = PipelineConfig.resolve(inbox, against: here) }
-        if let library = options.library { result.library = PipelineConfig.resolve(library, against: here) }
+        var result = try PipelineConfig.load(path: PipelineConfig.resolve(options.config))
+        if let inbox = options.inbox { result.inbox = PipelineConfig.resolve(inbox) }
+        if let library = options.library { result.library = PipelineConfig.resolve(library) }
         if let url = ProcessInfo.processInfo.environment["INGEST_CATALOG_URL"], !url.isEmpty {
-            result.catalog = try catalogue(url, named: "INGEST_CATALOG_URL", here: here)
+            result.catalog = try catalogue(url, named: "INGEST_CATALOG_URL")
         }
-        if let catalog = options.catalog { result.catalog = try catalogue(catalog, named: "--catalog", here: here) }
-        if let quarantine = options.quarantine { result.quarantine = PipelineConfig.resolve(quarantine, against: here) }
+        if let catalog = options.catalog { result.catalog = try catalogue(catalog, named: "--catalog") }
+        if let quarantine = options.quarantine { result.quarantine = PipelineConfig.resolve(quarantine) }
         let problems = result.folderProblems
-        guard problems.isEmpty else { throw ConfigError(file: PipelineConfig.resolve(options.config, against: here), messages: problems) }
+        guard problems.isEmpty else { throw ConfigError(file: PipelineConfig.resolve(options.config).string, messages: problems) }
         return result
     }
 
     /// `text` as the catalogue: a PostgreSQL URL libpq can read, or a path made absolute.
-    private static func catalogue(_ text: String, named source: String, here: String) throws -> String {
+    private static func catalogue(_ text: String, named source: String) throws -> String {
         if let problem = CatalogueLocation(text).problem {
             throw ConfigError(file: source, message: "not a PostgreSQL URL libpq can read (\(problem))")
         }
-        return CatalogueLocation.isURL(text) ? text : PipelineConfig.resolve(text, against: here)
+        return CatalogueLocation.isURL(text) ? text : PipelineConfig.resolve(text).string
     }
 
     /// Takes the lock of the configuration's library. When another process holds it, waits (with
@@ -171,7 +171,7 @@ final class CommandContext: Sendable {
 
     /// Where the catalogue's path came from, for a message about it.
     private static func catalogueSource(_ options: CommonOptions, _ config: PipelineConfig) -> String {
-        let file = PipelineConfig.resolve(options.config, against: FileManager.default.currentDirectoryPath)
+        let file = PipelineConfig.resolve(options.config)
         if options.catalog != nil { return "given by --catalog" }
         if ProcessInfo.processInfo.environment["INGEST_CATALOG_URL"].map({ !$0.isEmpty }) == true { return "given by INGEST_CATALOG_URL" }
         if config.explicitCatalog != nil { return "the \"catalog\" of \(file)" }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import SystemPackage
 
 extension Ingest {
     /// `ingest explain`: why a photo's code was read, or not.
@@ -39,7 +40,7 @@ extension Ingest {
 
         func run() throws {
             let (config, _) = try CommandContext.configuration(options)
-            let analyzer = try PhotoAnalyzer(config: config, stagingFolder: NSTemporaryDirectory())
+            let analyzer = try PhotoAnalyzer(config: config, stagingFolder: FilePath(NSTemporaryDirectory()))
             // Other thresholds than the fitted ones: how bench/fit_rules.py tries a grid of them.
             // A file of a list of them reads each photo with each (decoded once), and the JSON is
             // a list per entry, in their order.
@@ -49,7 +50,7 @@ extension Ingest {
             var failed = false
             for photo in photos {
                 do {
-                    let each = try analyzer.explainBarcodes(ofPhotoAt: photo, each: grid ?? [.fitted], reference: !noReference)
+                    let each = try analyzer.explainBarcodes(ofPhotoAt: FilePath(photo), each: grid ?? [.fitted], reference: !noReference)
                     for (index, explanation) in each.enumerated() { explanations[index].append(explanation) }
                     if !json { each.forEach { printEscaped(Self.text(of: $0)) } }
                 } catch {

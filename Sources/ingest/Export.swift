@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import SystemPackage
 import Views
 import Pipeline
 
@@ -41,19 +42,19 @@ extension Ingest {
             try withCommandContext(options) { context in
                 if let htmlFolder {
                     let written = try StaticExport(catalogue: context.catalogue, library: context.config.library, logger: context.logger)
-                        .write(to: htmlFolder)
+                        .write(to: FilePath(htmlFolder))
                     if !options.quiet {
                         let pages = written.pages == 1 ? "1 page" : "\(written.pages) pages"
                         FileHandle.standardError.write(Data("""
                             exported \(written.captures) captures (\(pages), \(written.thumbnails) thumbnails) to \(htmlFolder); \
-                            open \((htmlFolder as NSString).appendingPathComponent("index.html"))
+                            open \(FilePath(htmlFolder).appending("index.html"))
 
                             """.utf8))
                     }
                     return
                 }
                 guard let csvPath else { return }
-                let rows = try CatalogueExporter(catalogue: context.catalogue, rawCells: rawCells).writeCSV(toPath: csvPath, since: since?.seconds)
+                let rows = try CatalogueExporter(catalogue: context.catalogue, rawCells: rawCells).writeCSV(toPath: FilePath(csvPath), since: since?.seconds)
                 if csvPath != "-" && !options.quiet {
                     FileHandle.standardError.write(Data("exported \(rows) captures to \(csvPath)\n".utf8))
                 }

@@ -35,7 +35,7 @@ extension Ingest.Products {
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
             try withCommandContext(options, progress: progress) { context in
-                let path = PipelineConfig.resolve(file, against: FileManager.default.currentDirectoryPath)
+                let path = PipelineConfig.resolve(file)
                 let importer = ProductImport(
                     catalogue: context.catalogue, options: ProductImportOptions(strict: strict, onlyCatalogued: onlyCatalogued,
                                                                                 replaceManual: replaceManual),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import SystemPackage
 import Pipeline
 import Logging
 
@@ -26,9 +27,10 @@ extension Ingest {
 
         func validate() throws {
             guard let metricsFile else { return }
-            let folder = (metricsFile as NSString).deletingLastPathComponent
+            let parent = FilePath(metricsFile).removingLastComponent()
+            let folder = parent.isEmpty ? "." : parent.string
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue else {
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
                 throw ValidationError("--metrics-file: \(folder) is not a folder.")
             }
             if FileManager.default.fileExists(atPath: metricsFile, isDirectory: &isFolder), isFolder.boolValue {
@@ -46,7 +48,7 @@ extension Ingest {
                 progress?.finish()
                 if let exporter, let metricsFile {
                     ServiceGauges.refresh(config: context.config, catalogue: context.catalogue)
-                    try exporter.write(to: metricsFile)
+                    try exporter.write(to: FilePath(metricsFile))
                 }
                 if options.logFormat == .json { context.logger.notice("run finished", metadata: summary.logMetadata) }
                 if !options.quiet || !summary.isClean {

@@ -58,8 +58,7 @@ struct ScaleFill: ParsableCommand {
                                  uniqueOriginals: uniqueOriginals)
         let sets = (captures + Self.setSize - 1) / Self.setSize
         var batch: [CommittedSet] = []
-        var samples = SampleCopies(folder: ((library as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent("scale-samples"))
+        var samples = SampleCopies(folder: FilePath(library).removingLastComponent().appending("scale-samples"))
         for number in 0 ..< sets {
             let set = maker.set(number, captures: min(Self.setSize, captures - number * Self.setSize))
             if !noFiles { try place(set, samples: &samples) }
@@ -78,8 +77,8 @@ struct ScaleFill: ParsableCommand {
     private func place(_ set: CommittedSet, samples: inout SampleCopies) throws {
         var links = [(thumbnail, set.photos.map(\.thumbPath))]
         if uniqueOriginals {
-            for folder in Set(set.photos.map { ($0.originalPath as NSString).deletingLastPathComponent }) {
-                try FileManager.default.createDirectory(atPath: (library as NSString).appendingPathComponent(folder),
+            for folder in Set(set.photos.map { FilePath($0.originalPath).removingLastComponent() }) {
+                try FileManager.default.createDirectory(atPath: FilePath(library).pushing(folder).string,
                                                         withIntermediateDirectories: true)
             }
             for photo in set.photos { try SyntheticSet.writeOriginal(photo, in: library) }
@@ -88,15 +87,15 @@ struct ScaleFill: ParsableCommand {
         }
         for (sample, paths) in links {
             let role = sample == original ? "original" : "thumbnail"
-            for folder in Set(paths.map { ($0 as NSString).deletingLastPathComponent }) {
-                try FileManager.default.createDirectory(atPath: (library as NSString).appendingPathComponent(folder),
+            for folder in Set(paths.map { FilePath($0).removingLastComponent() }) {
+                try FileManager.default.createDirectory(atPath: FilePath(library).pushing(folder).string,
                                                         withIntermediateDirectories: true)
             }
             for path in paths {
-                let target = (library as NSString).appendingPathComponent(path)
+                let target = FilePath(library).appending(path)
                 let source = try samples.copy(of: sample, as: role)
                 do {
-                    try FilePath(source).link(to: FilePath(target))
+                    try source.link(to: target)
                 } catch {
                     throw FillError("cannot link \(target): \(error)")
                 }
@@ -108,27 +107,27 @@ struct ScaleFill: ParsableCommand {
 /// Copies of the sample files (same bytes, same modification time) in a folder beside the library,
 /// each the target of at most `linksPerCopy` links: a file system allows only so many (ext4: 65,000).
 struct SampleCopies {
-    var folder: String
+    var folder: FilePath
     static let linksPerCopy = 60_000
     private var links: [String: Int] = [:]
 
-    init(folder: String) {
+    init(folder: FilePath) {
         self.folder = folder
     }
 
     /// The copy of `sample`, named after its `role`, the next link should point to.
-    mutating func copy(of sample: String, as role: String) throws -> String {
+    mutating func copy(of sample: String, as role: String) throws -> FilePath {
         let count = links[role, default: 0]
         links[role] = count + 1
-        let copy = (folder as NSString).appendingPathComponent("\(role)-\(count / Self.linksPerCopy).jpg")
-        if count % Self.linksPerCopy == 0 && !FileManager.default.fileExists(atPath: copy) {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: sample, toPath: copy)
+        let copy = folder.appending("\(role)-\(count / Self.linksPerCopy).jpg")
+        if count % Self.linksPerCopy == 0 && !FileManager.default.fileExists(atPath: copy.string) {
+            try FileManager.default.createDirectory(atPath: folder.string, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: sample, toPath: copy.string)
             // The sample's own modification time, to the nanosecond, as the rows record it.
             var info = stat()
             guard stat(sample, &info) == 0 else { throw FillError("cannot read \(sample)") }
             var times = [info.st_atim, info.st_mtim]
-            guard utimensat(AT_FDCWD, copy, &times, 0) == 0 else { throw FillError("cannot set the time of \(copy)") }
+            guard copy.withPlatformString({ utimensat(AT_FDCWD, $0, &times, 0) }) == 0 else { throw FillError("cannot set the time of \(copy)") }
         }
         return copy
     }

@@ -3,6 +3,7 @@ import CSV
 import Foundation
 import GRDB
 import XCTest
+import SystemPackage
 
 /// Schema v2: agents, the agent context of captures, and what reads them (filters, export, delete).
 final class CatalogueAgentTests: CatalogueTestCase {
@@ -124,7 +125,7 @@ final class CatalogueAgentTests: CatalogueTestCase {
             try catalogue.commit(makeAgentSet(captureId: "c2", seed: 2, agentId: "chef", name: "Practical Chef",
                                               seen: "2026-02-01T00:00:00Z"))
             let path = try URL(fileURLWithPath: makeTemporaryFolder()).appendingPathComponent("out.csv").path
-            try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path)
+            try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: FilePath(path))
 
             let reader = try CSVReader(string: try String(contentsOfFile: path, encoding: .utf8), hasHeaderRow: true)
             let header = try XCTUnwrap(reader.headerRow)

@@ -2,6 +2,7 @@
 import Foundation
 import GRDB
 import XCTest
+import SystemPackage
 
 final class CatalogueBackupTests: XCTestCase {
     private var folder = ""
@@ -14,7 +15,7 @@ final class CatalogueBackupTests: XCTestCase {
 
     func testBackup_copiesEveryRowIntoAFileThatOpensAlone() throws {
         try catalogue.commit(makeSet(captureId: "c1", photoCount: 3, firstSeed: 1))
-        let counts = try catalogue.backup(to: folder + "/copy.sqlite")
+        let counts = try catalogue.backup(to: FilePath(folder + "/copy.sqlite"))
         XCTAssertEqual([counts.captures, counts.photos, counts.hits], [1, 3, 3])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("copy") }, ["copy.sqlite"],
                        "no -wal beside the copy: the file alone is the catalogue")
@@ -24,7 +25,7 @@ final class CatalogueBackupTests: XCTestCase {
 
     func testBackup_existingFile_isRefusedAndKept() throws {
         try Data("keep".utf8).write(to: URL(fileURLWithPath: folder + "/copy.sqlite"))
-        XCTAssertThrowsError(try catalogue.backup(to: folder + "/copy.sqlite")) { error in
+        XCTAssertThrowsError(try catalogue.backup(to: FilePath(folder + "/copy.sqlite"))) { error in
             guard case .backupFailed? = error as? CatalogError else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(try String(contentsOfFile: folder + "/copy.sqlite", encoding: .utf8), "keep")
@@ -37,7 +38,7 @@ final class CatalogueBackupTests: XCTestCase {
             (folder, "it is a folder; name a file"),
         ]
         for (destination, reason) in cases {
-            XCTAssertThrowsError(try catalogue.backup(to: destination)) { error in
+            XCTAssertThrowsError(try catalogue.backup(to: FilePath(destination))) { error in
                 guard case .backupFailed(let path, let said)? = error as? CatalogError else { return XCTFail("\(error)") }
                 XCTAssertEqual(path, destination)
                 XCTAssertEqual(said, reason)
@@ -54,7 +55,7 @@ final class CatalogueBackupTests: XCTestCase {
             done.signal()
         }
         var copies: [(captures: Int, photos: Int, hits: Int)] = []
-        for index in 0 ..< 5 { copies.append(try catalogue.backup(to: folder + "/copy-\(index).sqlite")) }
+        for index in 0 ..< 5 { copies.append(try catalogue.backup(to: FilePath(folder + "/copy-\(index).sqlite"))) }
         done.wait()
         for copy in copies {
             XCTAssertEqual(copy.photos, 2 * copy.captures, "whole sets only: \(copy)")

@@ -2,6 +2,7 @@ import Catalog
 import CSV
 import Foundation
 import XCTest
+import SystemPackage
 
 final class CatalogueExporterTests: CatalogueTestCase {
     private var folder: URL!
@@ -14,7 +15,7 @@ final class CatalogueExporterTests: CatalogueTestCase {
     private func exportAndParse(_ catalogue: Catalogue, since: Double? = nil, rawCells: Bool = false)
         throws -> (header: [String], rows: [[String: String]]) {
         let path = folder.appendingPathComponent("export.csv").path
-        let written = try CatalogueExporter(catalogue: catalogue, rawCells: rawCells).writeCSV(toPath: path, since: since)
+        let written = try CatalogueExporter(catalogue: catalogue, rawCells: rawCells).writeCSV(toPath: FilePath(path), since: since)
         let reader = try CSVReader(string: try String(contentsOfFile: path, encoding: .utf8), hasHeaderRow: true)
         let header = try XCTUnwrap(reader.headerRow)
         var rows: [[String: String]] = []
@@ -144,7 +145,7 @@ final class CatalogueExporterTests: CatalogueTestCase {
             try Data("stale".utf8).write(to: path)
             try catalogue.commit(makeSet(captureId: "c1", firstSeed: 1))
 
-            XCTAssertEqual(try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path.path), 1)
+            XCTAssertEqual(try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: FilePath(path.path)), 1)
             XCTAssertTrue(try String(contentsOf: path, encoding: .utf8).hasPrefix("capture_id,"))
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["export.csv"])
         }
@@ -153,7 +154,7 @@ final class CatalogueExporterTests: CatalogueTestCase {
     func testWriteCSV_missingFolder_throwsExportFailedNamingThePath() {
         onEveryBackend { catalogue in
             let path = folder.appendingPathComponent("missing/export.csv").path
-            XCTAssertThrowsError(try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: path)) { error in
+            XCTAssertThrowsError(try CatalogueExporter(catalogue: catalogue).writeCSV(toPath: FilePath(path))) { error in
                 guard case let .exportFailed(reportedPath, reason)? = error as? CatalogError else {
                     return XCTFail("expected exportFailed, got \(error)")
                 }

@@ -76,14 +76,20 @@ final class ArchitectureTests: XCTestCase {
                            "pixel code names symbologies and formats through Vocabulary, never the catalogue")
     }
 
-    func testFileSystem_standsOnSwiftSystemAlone_andIsTheOnlyTextOfErrno() throws {
+    func testFileSystem_standsOnSwiftSystemAlone_andIsTheOnlyTextOfErrno_andPathsAreFilePaths() throws {
         try assertNoImport(in: ["FileSystem"], of: { !["SystemPackage", "Glibc"].contains($0) },
                            "the system-call layer is below every target of ours: it imports swift-system and Glibc only")
-        // An errno's text is swift-system's `Errno.description`, not a `strerror` call of its own.
+        // An errno's text is swift-system's `Errno.description`, not a `strerror` call of its own;
+        // a path is a `FilePath`, joined and taken apart by its own methods, not by NSString's.
+        let stringPaths = ["appendingPathComponent", "deletingLastPathComponent", "lastPathComponent", "pathExtension",
+                           "deletingPathExtension", "pathComponents"]
         for target in ["FileSystem", "Catalog", "Imaging", "Pipeline", "Views", "Web", "ingest", "scale-fill"] {
             for (file, _) in try imports(of: target) {
                 let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
                 XCTAssertFalse(text.contains("strerror("), "\(file): use Errno(rawValue:).description")
+                for call in stringPaths where text.contains(".\(call)") {
+                    XCTFail("\(file): \(call) on a String or URL; use FilePath's appending, removingLastComponent, extension…")
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Pipeline
 import TestSupport
 import XCTest
+import SystemPackage
 
 /// Validation of `capture.json` sidecars, and how a set folder exposes its sidecar.
 final class CaptureContextTests: XCTestCase {
@@ -49,8 +50,8 @@ final class CaptureContextTests: XCTestCase {
         for name in ["capture.json", "IMG_1.jpg", "sub/capture.json"] {
             try Data("x".utf8).write(to: folder.appendingPathComponent(name))
         }
-        let set = try PhotoSet(name: "set", folder: folder.path)
-        XCTAssertEqual(set.contextFile, folder.appendingPathComponent("capture.json").path)
+        let set = try PhotoSet(name: "set", folder: FilePath(folder.path))
+        XCTAssertEqual(set.contextFile, FilePath(folder.appendingPathComponent("capture.json").path))
         XCTAssertEqual(set.files.map(\.relativePath), ["IMG_1.jpg", "sub/capture.json"],
                        "only the set root's capture.json is the sidecar")
     }
@@ -62,7 +63,7 @@ final class CaptureContextTests: XCTestCase {
         try Data(#"{"agentId": "chef"}"#.utf8).write(to: target)
         let link = folder.appendingPathComponent("capture.json")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-        XCTAssertThrowsError(try CaptureContext.load(path: link.path)) { error in
+        XCTAssertThrowsError(try CaptureContext.load(path: FilePath(link.path))) { error in
             XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
         }
     }

@@ -6,6 +6,7 @@ import Synchronization
 @testable import Pipeline
 import TestSupport
 import XCTest
+import SystemPackage
 
 /// A work folder for driving the commit protocol step by step: an inbox with one set `shelf` — three
 /// photos, a byte-identical copy of the first, a text file posing as a photo — an empty library, a
@@ -24,16 +25,16 @@ final class CommitBench {
 
     /// - Parameter catalog: the catalogue's path or URL; a SQLite file in the library by default.
     init(for test: XCTestCase, originals: PipelineConfig.Originals = .move, catalog: String? = nil) throws {
-        let root = try test.makeTemporaryFolder()
+        let root = FilePath(try test.makeTemporaryFolder())
         var config = PipelineConfig(folder: root)
         config.originals = originals
         config.workers = 1
         if let catalog { config.catalog = catalog }
         self.config = config
         layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
-        try FileManager.default.createDirectory(atPath: config.inbox, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try Self.shelfFiles(), toPath: (config.inbox as NSString).appendingPathComponent("shelf"))
-        try FileManager.default.createDirectory(atPath: layout.staging, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: config.inbox.string, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Self.shelfFiles(), toPath: config.inbox.appending("shelf").string)
+        try FileManager.default.createDirectory(atPath: layout.staging.string, withIntermediateDirectories: true)
         catalogue = try Catalogue(config.catalogLocation, logger: logger)
         if catalogue.location.isShared {
             let worker = try WorkerSession.start(catalogue: catalogue, leaseSeconds: 60, logger: logger)
@@ -44,7 +45,7 @@ final class CommitBench {
         }
     }
 
-    var setFolder: String { (config.inbox as NSString).appendingPathComponent("shelf") }
+    var setFolder: FilePath { config.inbox.appending("shelf") }
 
     /// A new committer, as a restarted process would make.
     func committer() -> SetCommitter {
@@ -53,7 +54,7 @@ final class CommitBench {
 
     /// The set `name` as it is in the inbox now, analysed.
     func analyse(_ name: String = "shelf") throws -> (PhotoSet, [PhotoOutcome]) {
-        let set = try PhotoSet(name: name, folder: (config.inbox as NSString).appendingPathComponent(name))
+        let set = try PhotoSet(name: name, folder: config.inbox.appending(name))
         let analyzer = try PhotoAnalyzer(config: config, stagingFolder: layout.staging)
         return (set, set.files.map { analyzer.analyse($0, catalogued: catalogue.photo(withSHA256:)) })
     }
@@ -81,13 +82,13 @@ final class CommitBench {
     /// Every file and folder (ending in `/`) below the work folder, without the catalogue's files;
     /// symbolic links not followed.
     var state: [String] {
-        let root = (config.inbox as NSString).deletingLastPathComponent
+        let root = config.inbox.removingLastComponent()
         var found: [String] = []
-        let walker = FileManager.default.enumerator(atPath: root)
+        let walker = FileManager.default.enumerator(atPath: root.string)
         while let path = walker?.nextObject() as? String {
             guard !path.hasPrefix("library/catalog.sqlite") else { continue }
             var info = stat()
-            let isFolder = lstat((root as NSString).appendingPathComponent(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            let isFolder = lstat(root.appending(path).string, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
             found.append(isFolder ? path + "/" : path)
         }
         return found.sorted()
@@ -107,14 +108,14 @@ final class CommitBench {
     static func changedWhileRead(_ results: [PhotoOutcome], _ name: String) -> [PhotoOutcome] {
         results.map { outcome in
             guard case .analysed(let photo) = outcome, photo.file.name == name else { return outcome }
-            unlink(photo.thumbnail.path)
+            unlink(photo.thumbnail.path.string)
             return .rejected(photo.file, .changedWhileReading)
         }
     }
 
     /// The absolute path of `relative` below the work folder.
-    func path(_ relative: String) -> String {
-        (((config.inbox as NSString).deletingLastPathComponent) as NSString).appendingPathComponent(relative)
+    func path(_ relative: String) -> FilePath {
+        config.inbox.removingLastComponent().appending(relative)
     }
 
     private static func shelfFiles() throws -> String {

@@ -5,6 +5,7 @@ import XCTest
 import Vocabulary
 import TestSupport
 import Imaging
+import SystemPackage
 
 /// The commit's decisions, from values alone: no file is read or written, the paths "taken" on
 /// disk, the ids and the clock are the test's.
@@ -12,22 +13,22 @@ final class CommitPlannerTests: XCTestCase {
     private let inbox = "/in"
     private let layout = LibraryLayout(root: "/lib", quarantine: "/q")
 
-    private func planner(taken: Set<String> = []) -> CommitPlanner {
+    private func planner(taken: Set<FilePath> = []) -> CommitPlanner {
         let ids = Counter()
         return CommitPlanner(layout: layout, originals: .move, isTaken: { taken.contains($0) },
                              newId: { "id\(ids.next())" }, now: { "2026-11-23T10:00:00Z" })
     }
 
     private func file(_ name: String) -> InboxFile {
-        InboxFile(setName: "shelf", relativePath: name, absolutePath: "\(inbox)/shelf/\(name)")
+        InboxFile(setName: "shelf", relativePath: name, absolutePath: FilePath("\(inbox)/shelf/\(name)"))
     }
 
     private func photo(_ name: String, hash: String, at seconds: Double = 0, barcode: BarcodeReading? = nil) -> AnalysedPhoto {
         makeAnalysedPhoto(file(name), hash: hash, at: seconds, barcodes: barcode.map { [$0] } ?? [])
     }
 
-    private func set(_ outcomes: [PhotoOutcome], contextFile: String? = nil) -> PhotoSet {
-        PhotoSet(name: "shelf", folder: "\(inbox)/shelf", files: outcomes.map(\.file), contextFile: contextFile)
+    private func set(_ outcomes: [PhotoOutcome], contextFile: FilePath? = nil) -> PhotoSet {
+        PhotoSet(name: "shelf", folder: FilePath("\(inbox)/shelf"), files: outcomes.map(\.file), contextFile: contextFile)
     }
 
     private func catalogued(hash: String, captureId: String = "old") -> Photo {
@@ -39,12 +40,12 @@ final class CommitPlannerTests: XCTestCase {
     }
 
     /// Triage, grouping and plan, as a run does them.
-    private func plan(_ outcomes: [PhotoOutcome], known: KnownPhotos = KnownPhotos(), taken: Set<String> = [],
+    private func plan(_ outcomes: [PhotoOutcome], known: KnownPhotos = KnownPhotos(), taken: Set<FilePath> = [],
                       context: Result<CaptureContext, CaptureContextError>? = nil) -> CommitPlan {
         let planner = planner(taken: taken)
         let triage = planner.triage(outcomes, known: known)
         let captures = CaptureGrouper(gapSeconds: 60, mode: .time).group(triage.newPhotos)
-        return planner.plan(set(outcomes, contextFile: context == nil ? nil : "\(inbox)/shelf/capture.json"),
+        return planner.plan(set(outcomes, contextFile: context == nil ? nil : FilePath("\(inbox)/shelf/capture.json")),
                             triage: triage, captures: captures, context: context, runId: 7)
     }
 
@@ -128,7 +129,7 @@ final class CommitPlannerTests: XCTestCase {
     }
 
     func testPlan_destinationsTakenOnDisk_getNumberedNames() throws {
-        let taken: Set<String> = ["/lib/originals/shelf/1.jpg", "/q/shelf/bad.jpg"]
+        let taken: Set<FilePath> = ["/lib/originals/shelf/1.jpg", "/q/shelf/bad.jpg"]
         let plan = plan([.analysed(photo("1.jpg", hash: "h1")), .rejected(file("bad.jpg"), .empty)], taken: taken)
         XCTAssertEqual(plan.records?.photos.first?.originalPath, "originals/shelf/1 (2).jpg")
         XCTAssertEqual(plan.report.quarantined.first?.keptAt, "/q/shelf/bad (2).jpg")

@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 import TestSupport
 import Catalog
+import SystemPackage
 
 /// The commit protocol stopped after each of its steps, as a crash would stop it, then recovered by
 /// a new committer and run again: the result is always the uninterrupted commit's
@@ -25,7 +26,7 @@ final class CommitProtocolTests: XCTestCase {
     /// state is `expected`, with every photo catalogued once and nothing for `verify` to report.
     private func assertConverges(to expected: [String], originals: PipelineConfig.Originals = .move,
                                  line: UInt = #line,
-                                 crash: (CommitBench, CommitPlan, String) throws -> Void) throws {
+                                 crash: (CommitBench, CommitPlan, FilePath) throws -> Void) throws {
         let bench = try CommitBench(for: self, originals: originals)
         let (set, results) = try bench.analyse()
         let plan = try bench.plan(set, results)
@@ -35,7 +36,7 @@ final class CommitProtocolTests: XCTestCase {
         try bench.committer().recover()
         XCTAssertEqual(try CommitJournal.pending(in: bench.layout.journal), [], "recovery leaves no journal", line: line)
         XCTAssertEqual(try bench.verify(), [], "verify after recovery", line: line)
-        if FileManager.default.fileExists(atPath: bench.setFolder) { try bench.commit() }
+        if FileManager.default.fileExists(atPath: bench.setFolder.string) { try bench.commit() }
         XCTAssertEqual(bench.state, expected, line: line)
         XCTAssertEqual(try bench.catalogue.counts().photos, 3, line: line)
         XCTAssertEqual(try bench.verify(), [], line: line)
@@ -46,7 +47,7 @@ final class CommitProtocolTests: XCTestCase {
     func testRecover_crashRightAfterTheJournal_undoesAndTheRerunCommits() throws {
         try assertConverges(to: try uninterrupted()) { bench, _, _ in
             // A second journal being written when the process died.
-            try Data("{\"setN".utf8).write(to: URL(fileURLWithPath: bench.path("library/.journal/.next.json.partial-1a2b3c4d")))
+            try Data("{\"setN".utf8).write(to: URL(fileURLWithPath: bench.path("library/.journal/.next.json.partial-1a2b3c4d").string))
         }
     }
 
@@ -54,10 +55,10 @@ final class CommitProtocolTests: XCTestCase {
         let expected = try uninterrupted(originals: .copy)
         try assertConverges(to: expected, originals: .copy) { bench, plan, _ in
             let first = plan.journal.entries[0]
-            try FileManager.default.createDirectory(atPath: bench.path("library/originals/shelf"), withIntermediateDirectories: true)
-            try FileOperations.copy(first.source, to: bench.layout.absolute(first.original))
+            try FileManager.default.createDirectory(atPath: bench.path("library/originals/shelf").string, withIntermediateDirectories: true)
+            try FileOperations.copy(FilePath(first.source), to: bench.layout.absolute(first.original))
             let half = try Data(contentsOf: URL(fileURLWithPath: plan.journal.entries[1].source)).prefix(1000)
-            try half.write(to: URL(fileURLWithPath: bench.path("library/originals/shelf/.IMG_0002.jpg.partial-0badf00d")))
+            try half.write(to: URL(fileURLWithPath: bench.path("library/originals/shelf/.IMG_0002.jpg.partial-0badf00d").string))
         }
     }
 
@@ -78,16 +79,16 @@ final class CommitProtocolTests: XCTestCase {
         try assertConverges(to: try uninterrupted()) { bench, plan, _ in
             try bench.committer().placeFiles(plan.journal)
             try bench.catalogue.commit(try XCTUnwrap(plan.records))
-            try FileOperations.remove(plan.journal.entries[0].source)
+            try FileOperations.remove(FilePath(plan.journal.entries[0].source))
             let asides = try XCTUnwrap(plan.journal.asides)
             XCTAssertEqual(asides.count, 2)
             // The first file set aside with its note; the second's note written, the file not yet moved,
             // and a third note half written.
-            try FileOperations.setAside(asides[0].source, at: asides[0].destination, note: asides[0].note)
-            let folder = (asides[1].destination as NSString).deletingLastPathComponent
+            try FileOperations.setAside(FilePath(asides[0].source), at: FilePath(asides[0].destination), note: asides[0].note)
+            let folder = FilePath(asides[1].destination).removingLastComponent()
             try FileOperations.makeDirectories(folder)
-            try FileOperations.write(Array("stale".utf8), to: asides[1].destination + ".reason")
-            try Data("file: x".utf8).write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(".text.jpg.reason.partial-12345678")))
+            try FileOperations.write(Array("stale".utf8), to: FilePath(asides[1].destination + ".reason"))
+            try Data("file: x".utf8).write(to: URL(fileURLWithPath: folder.appending(".text.jpg.reason.partial-12345678").string))
         }
     }
 
@@ -95,8 +96,8 @@ final class CommitProtocolTests: XCTestCase {
         try assertConverges(to: try uninterrupted()) { bench, plan, journal in
             try bench.committer().placeFiles(plan.journal)
             try bench.catalogue.commit(try XCTUnwrap(plan.records))
-            let copy = journal + ".copy"
-            try FileManager.default.copyItem(atPath: journal, toPath: copy)
+            let copy = FilePath(journal.string + ".copy")
+            try FileManager.default.copyItem(atPath: journal.string, toPath: copy.string)
             _ = try bench.committer().finish(plan.journal, at: copy)
         }
     }
@@ -108,9 +109,9 @@ final class CommitProtocolTests: XCTestCase {
             try bench.committer().placeFiles(plan.journal)
             try bench.catalogue.commit(try XCTUnwrap(plan.records))
             let aside = try XCTUnwrap(plan.journal.asides?.last)
-            try FileManager.default.createDirectory(atPath: (aside.destination as NSString).deletingLastPathComponent,
+            try FileManager.default.createDirectory(atPath: FilePath(aside.destination).removingLastComponent().string,
                                                     withIntermediateDirectories: true)
-            try FileOperations.move(aside.source, to: aside.destination)
+            try FileOperations.move(FilePath(aside.source), to: FilePath(aside.destination))
         }
     }
 
@@ -118,8 +119,8 @@ final class CommitProtocolTests: XCTestCase {
 
     func testRecover_unreadableJournal_isRemovedAndTouchesNothingElse() throws {
         let bench = try CommitBench(for: self)
-        try FileManager.default.createDirectory(atPath: bench.layout.journal, withIntermediateDirectories: true)
-        try Data("{\"setName\": \"shelf\", \"entr".utf8).write(to: URL(fileURLWithPath: bench.path("library/.journal/torn.json")))
+        try FileManager.default.createDirectory(atPath: bench.layout.journal.string, withIntermediateDirectories: true)
+        try Data("{\"setName\": \"shelf\", \"entr".utf8).write(to: URL(fileURLWithPath: bench.path("library/.journal/torn.json").string))
         let before = bench.state
 
         try bench.committer().recover()
@@ -130,7 +131,7 @@ final class CommitProtocolTests: XCTestCase {
         // A read failure is not damage: the journal may be sound. It used to be removed like a torn one.
         let bench = try CommitBench(for: self)
         let journal = bench.path("library/.journal/unreadable.json")
-        try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: journal.string, withIntermediateDirectories: true)
         let before = bench.state
         XCTAssertThrowsError(try bench.committer().recover()) { error in
             XCTAssertEqual(error as? FileOperationError,
@@ -142,8 +143,8 @@ final class CommitProtocolTests: XCTestCase {
     func testRecover_journalFolderThatCannotBeListed_stopsInsteadOfSkippingIt() throws {
         // It used to be taken for an empty folder, and its commits neither finished nor undone.
         let bench = try CommitBench(for: self)
-        try FileManager.default.createDirectory(atPath: bench.path("library"), withIntermediateDirectories: true)
-        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: bench.layout.journal))
+        try FileManager.default.createDirectory(atPath: bench.path("library").string, withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: bench.layout.journal.string))
         XCTAssertThrowsError(try bench.committer().recover()) { error in
             XCTAssertEqual(error as? FileOperationError,
                            FileOperationError(operation: "list the commit journals in", path: bench.layout.journal, code: ENOTDIR))
@@ -170,12 +171,12 @@ final class CommitProtocolTests: XCTestCase {
     func testCommit_staleReasonNoteAtTheDestination_isReplacedNotAnError() throws {
         let bench = try CommitBench(for: self)
         let note = bench.path("quarantine/shelf/text.jpg.reason")
-        try FileManager.default.createDirectory(atPath: (note as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data("stale".utf8).write(to: URL(fileURLWithPath: note))
+        try FileManager.default.createDirectory(atPath: note.removingLastComponent().string, withIntermediateDirectories: true)
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: note.string))
 
         let report = try bench.commit()
-        XCTAssertEqual(report.quarantined.map(\.keptAt), [bench.path("quarantine/shelf/text.jpg")])
-        XCTAssertTrue(try String(contentsOfFile: note, encoding: .utf8).contains("reason: not an image"))
+        XCTAssertEqual(report.quarantined.map(\.keptAt), [bench.path("quarantine/shelf/text.jpg").string])
+        XCTAssertTrue(try String(contentsOfFile: note.string, encoding: .utf8).contains("reason: not an image"))
     }
 
     // MARK: Files that change under us
@@ -186,16 +187,16 @@ final class CommitProtocolTests: XCTestCase {
         let bench = try CommitBench(for: self)
         let (set, results) = try bench.analyse()
         let outside = bench.path("outside")
-        try FileManager.default.moveItem(atPath: bench.setFolder, toPath: outside)
-        try FileManager.default.createSymbolicLink(atPath: bench.setFolder, withDestinationPath: outside)
-        let before = try FileManager.default.contentsOfDirectory(atPath: outside).sorted()
+        try FileManager.default.moveItem(atPath: bench.setFolder.string, toPath: outside.string)
+        try FileManager.default.createSymbolicLink(atPath: bench.setFolder.string, withDestinationPath: outside.string)
+        let before = try FileManager.default.contentsOfDirectory(atPath: outside.string).sorted()
 
         let report = try bench.commit(set, results)
         XCTAssertEqual(report.photos, 0)
         XCTAssertEqual(report.failed.count, 5, "the set stays where it is, to be looked at again")
         XCTAssertEqual(report.outcome.message, "set waiting", "logged and counted as waiting, not committed")
         XCTAssertEqual(try bench.catalogue.counts().photos, 0, "nothing from outside the inbox is catalogued")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside).sorted(), before, "nothing outside is removed")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside.string).sorted(), before, "nothing outside is removed")
         XCTAssertEqual(bench.state.filter { $0.hasPrefix("library/originals/") && !$0.hasSuffix("/") }, [], "nothing is placed")
     }
 
@@ -203,8 +204,8 @@ final class CommitProtocolTests: XCTestCase {
         let bench = try CommitBench(for: self)
         let set = try PhotoSet(name: "shelf", folder: bench.setFolder)
         let outside = bench.path("outside")
-        try FileManager.default.moveItem(atPath: bench.setFolder, toPath: outside)
-        try FileManager.default.createSymbolicLink(atPath: bench.setFolder, withDestinationPath: outside)
+        try FileManager.default.moveItem(atPath: bench.setFolder.string, toPath: outside.string)
+        try FileManager.default.createSymbolicLink(atPath: bench.setFolder.string, withDestinationPath: outside.string)
         let analyzer = try PhotoAnalyzer(config: bench.config, stagingFolder: bench.layout.staging)
         for file in set.files {
             guard case .rejected(_, let error) = analyzer.analyse(file) else { return XCTFail("\(file.relativePath) was read") }
@@ -218,7 +219,7 @@ final class CommitProtocolTests: XCTestCase {
         let bench = try CommitBench(for: self)
         let before = bench.state
         let (set, results) = try bench.analyse()
-        try change(bench.path("inbox/shelf/IMG_0002.jpg"))
+        try change(bench.path("inbox/shelf/IMG_0002.jpg").string)
 
         let report = try bench.commit(set, results)
         XCTAssertEqual(report.failed.count, 5, "every file of the set stays", line: line)

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 import Catalog
+import SystemPackage
 
 /// Two sets holding the same photo, planned before either is committed — as two workers sharing
 /// a catalogue plan them: the second commit loses the race on the photo's SHA-256 and is planned
@@ -10,9 +11,9 @@ import Catalog
 final class CommitRaceTests: XCTestCase {
     private func assertSecondCommitSetsTheSharedPhotoAside(catalog: String?, _ label: String) throws {
         let bench = try CommitBench(for: self, catalog: catalog)
-        let other = (bench.config.inbox as NSString).appendingPathComponent("other")
-        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: bench.setFolder + "/IMG_0002.jpg", toPath: other + "/same.jpg")
+        let other = bench.config.inbox.appending("other")
+        try FileManager.default.createDirectory(atPath: other.string, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: bench.setFolder.appending("IMG_0002.jpg").string, toPath: other.appending("same.jpg").string)
         // On PostgreSQL the bench's worker holds both sets, as two workers would each hold one.
         for set in ["shelf", "other"] {
             XCTAssertEqual(try bench.worker?.claim(set) ?? .claimed(takenOverFrom: nil), .claimed(takenOverFrom: nil), label)
@@ -29,7 +30,7 @@ final class CommitRaceTests: XCTestCase {
         XCTAssertEqual(bench.state.filter { $0.hasPrefix("library/originals/shelf") || $0.hasPrefix("library/thumbs/shelf") }, [],
                        "\(label): the lost commit's files are undone")
         for case .analysed(let photo) in shelfResults {
-            XCTAssertTrue(FileManager.default.fileExists(atPath: photo.thumbnail.path), "\(label): thumbnail back in staging")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: photo.thumbnail.path.string), "\(label): thumbnail back in staging")
         }
 
         let report = try bench.commit(shelf, shelfResults)
@@ -69,9 +70,9 @@ final class CommitRaceTests: XCTestCase {
         XCTAssertEqual(try bench.catalogue.counts().photos, 0)
         // What it placed stays with its journal, for the worker that holds the set to finish or undo.
         let committer = bench.committer()
-        XCTAssertTrue(FileManager.default.fileExists(atPath: (committer.journalFolder as NSString)
-            .appendingPathComponent(CommitJournal.fileName(forSet: "shelf"))))
-        XCTAssertTrue(shelf.files.allSatisfy { FileManager.default.fileExists(atPath: $0.absolutePath) }, "left in the inbox")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: committer.journalFolder
+            .appending(CommitJournal.fileName(forSet: "shelf")).string))
+        XCTAssertTrue(shelf.files.allSatisfy { FileManager.default.fileExists(atPath: $0.absolutePath.string) }, "left in the inbox")
         var summary = RunSummary()
         summary.sets = [report]
         XCTAssertTrue(summary.isClean, "a set handed over needs no one")
@@ -87,7 +88,7 @@ final class CommitRaceTests: XCTestCase {
         let elsewhere = try TemporaryFolder.make("taken-over")
         addTeardownBlock { try? FileManager.default.removeItem(at: elsewhere) }
         for file in shelf.files {
-            try FileManager.default.moveItem(atPath: file.absolutePath, toPath: elsewhere.appendingPathComponent(file.relativePath).path)
+            try FileManager.default.moveItem(atPath: file.absolutePath.string, toPath: elsewhere.appendingPathComponent(file.relativePath).path)
         }
 
         let report = try bench.committer().commit(plan)
@@ -97,8 +98,8 @@ final class CommitRaceTests: XCTestCase {
         XCTAssertEqual(try bench.catalogue.counts().photos, 0)
         XCTAssertEqual(bench.state.filter { $0.hasPrefix("library/originals/shelf") || $0.hasPrefix("library/thumbs/shelf") }, [],
                        "what it placed is undone")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: (bench.committer().journalFolder as NSString)
-            .appendingPathComponent(CommitJournal.fileName(forSet: "shelf"))), "and its journal gone")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bench.committer().journalFolder
+            .appending(CommitJournal.fileName(forSet: "shelf")).string), "and its journal gone")
     }
 
     /// A worker whose claim lapsed while it read the set, and the worker that took the set over

@@ -5,6 +5,7 @@ import Catalog
 import TestSupport
 import Vocabulary
 import XCTest
+import SystemPackage
 
 // Helpers of the Pipeline tests: files in folders, barcode readings for the grouper, and the
 // real image files the analyser tests read.
@@ -129,6 +130,6 @@ func makeAnalysedPhoto(_ file: InboxFile, hash: String, at seconds: Double = 0, 
         barcodes: barcodes, unconfirmedBarcodes: unconfirmed,
         quality: PhotoQuality(measuring: GreyImage(width: 8, height: 8) { x, y in UInt8((x * y * 13) % 256) },
                               barcodes: barcodes),
-        thumbnail: StagedThumbnail(path: "/lib/.staging/\(file.relativePath).jpg", width: 40, height: 30),
+        thumbnail: StagedThumbnail(path: FilePath("/lib/.staging/\(file.relativePath).jpg"), width: 40, height: 30),
         source: FileIdentity(size: 100, modifiedSeconds: 1, modifiedNanoseconds: 0, device: 1, inode: 1))
 }

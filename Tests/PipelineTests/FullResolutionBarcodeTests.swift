@@ -4,6 +4,7 @@ import Foundation
 import TestSupport
 import Vocabulary
 import XCTest
+import SystemPackage
 
 /// The path for small codes in large photos: the overview (shrunk on load) cannot resolve them, the
 /// partial full-resolution decode of their region can.
@@ -14,9 +15,9 @@ final class FullResolutionBarcodeTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
         // 1.8 px per module: 0.45 px in the 1/4 overview, far too fine for ZBar there.
         let path = try largePhoto(module: 1.8, angle: 12, x: 2500, y: 1900, in: folder)
-        let analyzer = try PhotoAnalyzer(config: PipelineConfig(folder: folder), stagingFolder: staging)
+        let analyzer = try PhotoAnalyzer(config: PipelineConfig(folder: FilePath(folder)), stagingFolder: FilePath(staging))
         guard case .analysed(let photo) = analyzer.analyse(InboxFile(setName: "s", relativePath: "large.jpg",
-                                                                     absolutePath: path)) else {
+                                                                     absolutePath: FilePath(path))) else {
             return XCTFail("the photo must be analysed")
         }
         XCTAssertEqual(photo.barcodes.map(\.text), ["5901234123457"])

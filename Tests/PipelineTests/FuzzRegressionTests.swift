@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 import TestSupport
 import Catalog
+import SystemPackage
 
 /// Inputs that once crashed the process, found by `FuzzTests` and kept so they never do again
 /// (docs/fuzzing.md).
@@ -13,10 +14,10 @@ final class FuzzRegressionTests: XCTestCase {
         let path = (folder as NSString).appendingPathComponent(name)
         try XCTUnwrap(Data(base64Encoded: base64, options: .ignoreUnknownCharacters)).write(to: URL(fileURLWithPath: path))
         // Strips 3 px tall are refused by minPixels now; these inputs must still reach the decoder.
-        var config = PipelineConfig(folder: folder)
+        var config = PipelineConfig(folder: FilePath(folder))
         config.minPixels = 1
-        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: folder)
-        return analyzer.analyse(InboxFile(setName: "s", relativePath: name, absolutePath: path))
+        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: FilePath(folder))
+        return analyzer.analyse(InboxFile(setName: "s", relativePath: name, absolutePath: FilePath(path)))
     }
 
     /// A mutated 120×90 JPEG whose frame header claims 56128×3 pixels. libvips 8.14 shrinks on load by

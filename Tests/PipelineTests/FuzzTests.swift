@@ -5,6 +5,7 @@ import TestSupport
 import XCTest
 import Vocabulary
 import Catalog
+import SystemPackage
 
 /// Random-mutation fuzzing of the code that reads untrusted bytes: the EXIF reader (libexif), the
 /// photo analyser (libvips' JPEG, PNG, WebP and TIFF loaders, JPEG shrink-on-load, ZBar, the barcode
@@ -90,21 +91,21 @@ final class FuzzTests: XCTestCase {
         // large seeds take the JPEG shrink-on-load path as real photos do. All but minPixels: the
         // 1×N and N×1 seeds must reach the decoder, not be refused from their header as too small.
         let config = { () -> PipelineConfig in
-            var config = PipelineConfig(folder: folder)
+            var config = PipelineConfig(folder: FilePath(folder))
             config.minPixels = 1
             return config
         }()
         let staging = (folder as NSString).appendingPathComponent("staging")
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
-        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: staging)
+        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: FilePath(staging))
         let tally = Tally()
         let cases = fuzz("photo analyser", seconds: seconds * 0.6, folder: folder,
                          until: ["analysed", "rejected", "large JPEG analysed"], in: tally) { lane, mutator in
             let seed = lane.pick(seeds)
             let path = lane.keep(mutator.mutate(seed.bytes), as: (seed.name as NSString).pathExtension)
-            switch analyzer.analyse(InboxFile(setName: "fuzz", relativePath: seed.name, absolutePath: path)) {
+            switch analyzer.analyse(InboxFile(setName: "fuzz", relativePath: seed.name, absolutePath: FilePath(path))) {
             case .analysed(let photo):
-                unlink(photo.thumbnail.path)
+                unlink(photo.thumbnail.path.string)
                 // As wide as configured, or the photo's own width when narrower: never enlarged.
                 let thumbnailWidths = [min(config.thumbnailWidth, photo.width)]
                 if photo.width <= 0 || photo.height <= 0 || photo.width * photo.height > config.maxPixels

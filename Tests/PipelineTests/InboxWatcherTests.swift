@@ -3,6 +3,7 @@ import Logging
 @testable import Imaging
 @testable import Pipeline
 import XCTest
+import SystemPackage
 
 /// `InboxWatcher` on a real temporary inbox: which inotify events become which changes.
 final class InboxWatcherTests: XCTestCase {
@@ -18,7 +19,7 @@ final class InboxWatcherTests: XCTestCase {
     }
 
     private func makeWatcher() throws -> InboxWatcher {
-        try InboxWatcher(inbox: inbox.path, readyMarker: ".ready", logger: Logger(label: "test"))
+        try InboxWatcher(inbox: FilePath(inbox.path), readyMarker: ".ready", logger: Logger(label: "test"))
     }
 
     private func makeFolder(_ path: String) throws {
@@ -110,7 +111,7 @@ final class InboxWatcherTests: XCTestCase {
 
     func testInit_missingInbox_throwsNamingTheFolder() {
         let missing = inbox.appendingPathComponent("nowhere").path
-        XCTAssertThrowsError(try InboxWatcher(inbox: missing, readyMarker: ".ready", logger: Logger(label: "test"))) {
+        XCTAssertThrowsError(try InboxWatcher(inbox: FilePath(missing), readyMarker: ".ready", logger: Logger(label: "test"))) {
             XCTAssertTrue("\($0)".hasPrefix("\(missing): cannot watch the inbox"), "\($0)")
         }
     }

@@ -2,24 +2,25 @@ import Foundation
 @testable import Imaging
 @testable import Pipeline
 import XCTest
+import SystemPackage
 
 /// The library lock between processes; `flock` also excludes a second open file in one process.
 final class LibraryLockTests: XCTestCase {
-    private var library: String!
+    private var library = FilePath()
 
     override func setUpWithError() throws {
-        library = FileManager.default.temporaryDirectory.appendingPathComponent("lock-\(UUID().uuidString.prefix(8))/library").path
+        library = FilePath(FileManager.default.temporaryDirectory.appendingPathComponent("lock-\(UUID().uuidString.prefix(8))/library").path)
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: (library as NSString).deletingLastPathComponent)
+        try? FileManager.default.removeItem(atPath: library.removingLastComponent().string)
     }
 
     func testAcquire_newLibrary_createsTheLockFileHoldingOurProcessId() throws {
         let lock = try LibraryLock.acquire(library: library, wait: false)
         defer { lock.release() }
-        XCTAssertEqual(lock.path, library + "/.lock")
-        XCTAssertEqual(try String(contentsOfFile: lock.path, encoding: .utf8), "\(getpid())\n")
+        XCTAssertEqual(lock.path, library.appending(".lock"))
+        XCTAssertEqual(try String(contentsOfFile: lock.path.string, encoding: .utf8), "\(getpid())\n")
     }
 
     func testAcquire_whileHeld_throwsNamingTheLockFileAndTheHolder() throws {
@@ -41,7 +42,7 @@ final class LibraryLockTests: XCTestCase {
 
     func testAcquire_withWait_blocksUntilTheHolderReleases() throws {
         let held = try LibraryLock.acquire(library: library, wait: false)
-        let library = library!
+        let library = library
         let acquired = expectation(description: "acquired after the release")
         let released = NSLock()
         nonisolated(unsafe) var releasedYet = false

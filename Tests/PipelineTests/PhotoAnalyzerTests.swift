@@ -6,6 +6,7 @@ import Foundation
 import TestSupport
 import XCTest
 import Vocabulary
+import SystemPackage
 
 final class PhotoAnalyzerTests: XCTestCase {
     /// The real image files the analyser reads, and their SHA-256 as Python computed them.
@@ -21,8 +22,8 @@ final class PhotoAnalyzerTests: XCTestCase {
         let hashes = try JSONDecoder().decode([String: String].self, from: Data(output.utf8))
         try FileManager.default.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("link.jpg"),
                                                    withDestinationPath: "barcode.jpg")
-        let fifo = (folder as NSString).appendingPathComponent("fifo.jpg")
-        guard mkfifo(fifo, 0o644) == 0 else { throw FileOperationError(operation: "mkfifo", path: fifo, code: errno) }
+        let fifo = FilePath(folder).appending("fifo.jpg")
+        guard mkfifo(fifo.string, 0o644) == 0 else { throw FileOperationError(operation: "mkfifo", path: fifo, code: errno) }
         return Fixture(folder: folder, hashes: hashes)
     }
 
@@ -44,11 +45,11 @@ final class PhotoAnalyzerTests: XCTestCase {
     private func outcome(_ name: String, configure: (inout PipelineConfig) -> Void = { _ in },
                          catalogued: (String) -> Photo? = { _ in nil }) throws -> PhotoOutcome {
         let folder = try XCTUnwrap(Self.folder)
-        var config = PipelineConfig(folder: folder)
+        var config = PipelineConfig(folder: FilePath(folder))
         config.maxPixels = 100_000_000
         configure(&config)
-        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: staging)
-        let file = InboxFile(setName: "s", relativePath: name, absolutePath: (folder as NSString).appendingPathComponent(name))
+        let analyzer = try PhotoAnalyzer(config: config, stagingFolder: FilePath(staging))
+        let file = InboxFile(setName: "s", relativePath: name, absolutePath: FilePath(folder).appending(name))
         let outcome = analyzer.analyse(file, catalogued: catalogued)
         switch outcome {
         case .analysed(let photo): XCTAssertEqual(photo.file, file)
@@ -110,8 +111,8 @@ final class PhotoAnalyzerTests: XCTestCase {
         XCTAssertEqual(photo.orientation, 6)
         XCTAssertEqual([photo.width, photo.height], [480, 640])
         XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [400, 533])
-        XCTAssertEqual((photo.thumbnail.path as NSString).deletingLastPathComponent, staging)
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.thumbnail.path)))
+        XCTAssertEqual(photo.thumbnail.path.removingLastComponent(), FilePath(staging))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.thumbnail.path.string)))
         let size = try XCTUnwrap(jpegFrameSize(bytes), "the thumbnail is not a JPEG")
         XCTAssertEqual([size.width, size.height], [400, 533])
         XCTAssertNil(Data(bytes).range(of: Data("Exif\0\0".utf8)),
@@ -122,7 +123,7 @@ final class PhotoAnalyzerTests: XCTestCase {
         let photo = try photo("barcode.jpg") { $0.thumbnailWidth = 200 }
         // 640 · 200 / 480 = 266.7, rounded.
         XCTAssertEqual([photo.thumbnail.width, photo.thumbnail.height], [200, 267])
-        let size = jpegFrameSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.thumbnail.path))))
+        let size = jpegFrameSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.thumbnail.path.string))))
         XCTAssertEqual(size.map { [$0.width, $0.height] }, [200, 267])
     }
 
@@ -189,7 +190,7 @@ final class PhotoAnalyzerTests: XCTestCase {
         // Half paper white (255), half black ink alone, which libvips' CMYK profile renders as a dark
         // grey of about 35; read as RGB without conversion the mean would be near 0 or 255.
         XCTAssertEqual(photo.quality.meanGrey, 145, accuracy: 12)
-        let size = jpegFrameSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.thumbnail.path))))
+        let size = jpegFrameSize([UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.thumbnail.path.string))))
         XCTAssertEqual(size.map { [$0.width, $0.height] }, [400, 300])
     }
 

@@ -5,33 +5,34 @@ import FileSystem
 import XCTest
 import TestSupport
 import Catalog
+import SystemPackage
 
 final class PhotoSetTests: XCTestCase {
-    private var inbox = ""
+    private var inbox = FilePath()
 
     override func setUpWithError() throws {
-        inbox = try makeTemporaryFolder()
+        inbox = FilePath(try makeTemporaryFolder())
     }
 
-    private func path(_ relative: String) -> String {
-        (inbox as NSString).appendingPathComponent(relative)
+    private func path(_ relative: String) -> FilePath {
+        inbox.appending(relative)
     }
 
-    private func link(_ relative: String, to destination: String) throws {
-        try FileManager.default.createSymbolicLink(atPath: path(relative), withDestinationPath: destination)
+    private func link(_ relative: String, to destination: FilePath) throws {
+        try FileManager.default.createSymbolicLink(atPath: path(relative).string, withDestinationPath: destination.string)
     }
 
     private func makeFolder(_ relative: String) throws {
-        try FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path(relative).string, withIntermediateDirectories: true)
     }
 
     func testSets_listOnlyVisibleSubFoldersSortedByName() throws {
         for file in ["zeta/a.jpg", "alpha/a.jpg", "Mid/a.jpg", ".hidden-set/a.jpg", "loose.jpg"] {
-            try writeFile(file, in: inbox)
+            try writeFile(file, in: inbox.string)
         }
         try makeFolder("empty")
         try makeFolder("elsewhere/real")
-        try writeFile("elsewhere/real/a.jpg", in: inbox)
+        try writeFile("elsewhere/real/a.jpg", in: inbox.string)
         try link("linked-set", to: path("elsewhere/real"))
 
         let sets = try PhotoSet.sets(inInbox: inbox)
@@ -43,7 +44,7 @@ final class PhotoSetTests: XCTestCase {
 
     func testSet_nestedFiles_haveRelativePathsSortedAndCarryTheSetName() throws {
         for file in ["b.jpg", "sub/a.jpg", "a.jpg", "sub/deeper/c.jpg"] {
-            try writeFile("shelf/" + file, in: inbox)
+            try writeFile("shelf/" + file, in: inbox.string)
         }
         let set = try PhotoSet(name: "shelf", folder: path("shelf"))
         XCTAssertEqual(set.files.map(\.relativePath), ["a.jpg", "b.jpg", "sub/a.jpg", "sub/deeper/c.jpg"])
@@ -55,7 +56,7 @@ final class PhotoSetTests: XCTestCase {
 
     func testSet_hiddenFilesAndFolders_areIgnoredNotListed() throws {
         for file in ["a.jpg", ".DS_Store", "sub/.hidden.jpg", "sub/b.jpg", ".cache/inside.jpg"] {
-            try writeFile("shelf/" + file, in: inbox)
+            try writeFile("shelf/" + file, in: inbox.string)
         }
         let set = try PhotoSet(name: "shelf", folder: path("shelf"))
         XCTAssertEqual(set.files.map(\.relativePath), ["a.jpg", "sub/b.jpg"])
@@ -65,9 +66,9 @@ final class PhotoSetTests: XCTestCase {
 
     func testSets_libraryAndQuarantineMadeInsideTheInbox_areNeverWalked() throws {
         // Made inside the inbox after the configuration was checked: found by what they are, not by name.
-        try writeFile("shelf/a.jpg", in: inbox)
-        try writeFile("lib/catalog.sqlite", in: inbox)
-        try writeFile("shelf/q/shelf/a.jpg", in: inbox)
+        try writeFile("shelf/a.jpg", in: inbox.string)
+        try writeFile("lib/catalog.sqlite", in: inbox.string)
+        try writeFile("shelf/q/shelf/a.jpg", in: inbox.string)
         var config = PipelineConfig(folder: inbox)
         config.library = path("lib")
         config.quarantine = path("shelf/q")
@@ -87,9 +88,9 @@ final class PhotoSetTests: XCTestCase {
     }
 
     func testSet_symbolicLinks_areListedAsFilesAndNotFollowed() throws {
-        try writeFile("shelf/a.jpg", in: inbox)
-        try writeFile("outside/x.jpg", in: inbox)
-        try writeFile("outside/y.jpg", in: inbox)
+        try writeFile("shelf/a.jpg", in: inbox.string)
+        try writeFile("outside/x.jpg", in: inbox.string)
+        try writeFile("outside/y.jpg", in: inbox.string)
         try link("shelf/to-file.jpg", to: path("outside/x.jpg"))
         try link("shelf/to-folder", to: path("outside"))
         try link("shelf/dangling.jpg", to: path("nowhere.jpg"))
@@ -102,14 +103,14 @@ final class PhotoSetTests: XCTestCase {
 
     func testSet_fifo_isListedAsFile() throws {
         try makeFolder("shelf")
-        XCTAssertEqual(mkfifo(path("shelf/pipe.jpg"), 0o644), 0)
+        XCTAssertEqual(mkfifo(path("shelf/pipe.jpg").string, 0o644), 0)
         let set = try PhotoSet(name: "shelf", folder: path("shelf"))
         XCTAssertEqual(set.files.map(\.relativePath), ["pipe.jpg"], "special files are listed to be quarantined")
     }
 
     func testSet_nameNotUTF8_isSkippedWithAReadableNameAndReason() throws {
-        try writeFile("shelf/good.jpg", in: inbox)
-        let raw = Array(path("shelf/bad").utf8) + [0xFF] + Array(".jpg".utf8) + [0]
+        try writeFile("shelf/good.jpg", in: inbox.string)
+        let raw = Array(path("shelf/bad").string.utf8) + [0xFF] + Array(".jpg".utf8) + [0]
         let descriptor = raw.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
         }
@@ -120,13 +121,13 @@ final class PhotoSetTests: XCTestCase {
         XCTAssertEqual(set.files.map(\.relativePath), ["good.jpg"])
         XCTAssertEqual(set.ignored, [])
         XCTAssertEqual(set.skipped.map(\.path), ["shelf/bad\\xFF.jpg"])
-        XCTAssertEqual(set.skipped.map(\.keptAt), [path("shelf/bad\\xFF.jpg")])
+        XCTAssertEqual(set.skipped.map(\.keptAt), [path("shelf/bad\\xFF.jpg").string])
         XCTAssertTrue(set.skipped[0].reason.contains("not valid UTF-8"), set.skipped[0].reason)
     }
 
     func testSets_setFolderNameNotUTF8_isASetThatReportsItselfSkipped() throws {
-        try writeFile("good/a.jpg", in: inbox)
-        let raw = Array(path("caf").utf8) + [0xE9] + [0]
+        try writeFile("good/a.jpg", in: inbox.string)
+        let raw = Array(path("caf").string.utf8) + [0xE9] + [0]
         XCTAssertEqual(raw.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) } }, 0)
 
         let sets = try PhotoSet.sets(inInbox: inbox)
@@ -140,8 +141,8 @@ final class PhotoSetTests: XCTestCase {
         let chain = (1 ... PhotoSet.maximumDepth).map { "d\($0)" }
         let lastListed = chain.dropLast().joined(separator: "/")
         let tooDeep = chain.joined(separator: "/")
-        try writeFile("shelf/\(lastListed)/kept.jpg", in: inbox)
-        try writeFile("shelf/\(tooDeep)/lost.jpg", in: inbox)
+        try writeFile("shelf/\(lastListed)/kept.jpg", in: inbox.string)
+        try writeFile("shelf/\(tooDeep)/lost.jpg", in: inbox.string)
 
         let set = try PhotoSet(name: "shelf", folder: path("shelf"))
         XCTAssertEqual(set.files.map(\.relativePath), ["\(lastListed)/kept.jpg"])

@@ -5,6 +5,7 @@ import XCTest
 import Vocabulary
 import TestSupport
 import Catalog
+import SystemPackage
 
 final class PipelineConfigTests: XCTestCase {
     private let file = "/srv/ingest/pipeline.json"
@@ -39,9 +40,8 @@ final class PipelineConfigTests: XCTestCase {
         XCTAssertEqual(config.workers, ProcessInfo.processInfo.activeProcessorCount)
         XCTAssertEqual(config.decodeMemoryBytes, 128 * ProcessInfo.processInfo.activeProcessorCount << 20, "128 MB per worker")
         XCTAssertEqual(config.symbologies, [.ean13, .upcA, .upcE, .ean8, .code128, .code93, .qr])
-        XCTAssertEqual([config.inbox, config.library, config.catalog, config.quarantine],
-                       ["/srv/ingest/inbox", "/srv/ingest/library", "/srv/ingest/library/catalog.sqlite",
-                        "/srv/ingest/quarantine"])
+        XCTAssertEqual([config.inbox, config.library, config.quarantine], ["/srv/ingest/inbox", "/srv/ingest/library", "/srv/ingest/quarantine"])
+        XCTAssertEqual(config.catalog, "/srv/ingest/library/catalog.sqlite")
         XCTAssertEqual(config, PipelineConfig(folder: "/srv/ingest"))
     }
 
@@ -151,15 +151,15 @@ final class PipelineConfigTests: XCTestCase {
         let root = try makeTemporaryFolder()
         try FileManager.default.createDirectory(atPath: root + "/inbox/real", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: root + "/lib", withDestinationPath: root + "/inbox/real")
-        var config = PipelineConfig(folder: root)
-        config.library = root + "/lib"
+        var config = PipelineConfig(folder: FilePath(root))
+        config.library = FilePath(root + "/lib")
         config.catalog = root + "/elsewhere.sqlite"
         XCTAssertEqual(config.folderProblems.count, 1, "\(config.folderProblems)")
         XCTAssertTrue(config.folderProblems.first?.hasPrefix("library (\(root)/lib) lies inside inbox (\(root)/inbox)") ?? false,
                       "\(config.folderProblems)")
         // A folder not made yet below the link resolves as it will be.
-        config.library = root + "/elsewhere"
-        config.quarantine = root + "/lib/not-yet/q"
+        config.library = FilePath(root + "/elsewhere")
+        config.quarantine = FilePath(root + "/lib/not-yet/q")
         XCTAssertTrue(config.folderProblems.first?.hasPrefix("quarantine (\(root)/lib/not-yet/q) lies inside inbox") ?? false,
                       "\(config.folderProblems)")
     }
@@ -226,14 +226,14 @@ final class PipelineConfigTests: XCTestCase {
     func testLoad_fileOnDisk_resolvesPathsAgainstItsFolder() throws {
         let folder = try makeTemporaryFolder()
         let path = try writeFile("conf/pipeline.json", in: folder, contents: #"{"inbox": "in", "thumbnailWidth": 320}"#)
-        let config = try PipelineConfig.load(path: path)
-        XCTAssertEqual(config.inbox, (folder as NSString).appendingPathComponent("conf/in"))
+        let config = try PipelineConfig.load(path: FilePath(path))
+        XCTAssertEqual(config.inbox, FilePath(folder).appending("conf/in"))
         XCTAssertEqual(config.thumbnailWidth, 320)
     }
 
     func testLoad_missingFile_namesIt() throws {
         let path = (try makeTemporaryFolder() as NSString).appendingPathComponent("missing.json")
-        XCTAssertThrowsError(try PipelineConfig.load(path: path)) { error in
+        XCTAssertThrowsError(try PipelineConfig.load(path: FilePath(path))) { error in
             XCTAssertTrue(String(describing: error).hasPrefix("\(path): cannot read"), "\(error)")
         }
     }

@@ -5,6 +5,7 @@ import Logging
 import TestSupport
 import Vocabulary
 import XCTest
+import SystemPackage
 
 final class ProductImportTests: XCTestCase {
     private var catalogue: Catalogue!
@@ -33,7 +34,7 @@ final class ProductImportTests: XCTestCase {
     }
 
     private func run(_ path: String, _ options: ProductImportOptions = .init()) throws -> ProductImportReport {
-        try ProductImport(catalogue: catalogue, options: options, logger: logger).run(path: path)
+        try ProductImport(catalogue: catalogue, options: options, logger: logger).run(path: FilePath(path))
     }
 
     private func product(_ code: String) throws -> Product? {

@@ -2,6 +2,7 @@
 import XCTest
 import Vocabulary
 import Catalog
+import SystemPackage
 
 /// A code read once by the second look counts when another photo of the same set reads it too.
 final class SetEvidenceTests: XCTestCase {
@@ -9,7 +10,7 @@ final class SetEvidenceTests: XCTestCase {
     let other = makeReading(.ean13, "4000539017100", gtin13: "4000539017100", quality: 4)
 
     func photo(_ name: String, barcodes: [BarcodeReading] = [], unconfirmed: [BarcodeReading] = []) -> AnalysedPhoto {
-        makeAnalysedPhoto(InboxFile(setName: "s", relativePath: name, absolutePath: "/inbox/s/\(name)"),
+        makeAnalysedPhoto(InboxFile(setName: "s", relativePath: name, absolutePath: FilePath("/inbox/s/\(name)")),
                           hash: name, barcodes: barcodes, unconfirmed: unconfirmed)
     }
 

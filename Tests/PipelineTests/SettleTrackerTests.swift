@@ -1,6 +1,7 @@
 @testable import Imaging
 @testable import Pipeline
 import XCTest
+import SystemPackage
 
 /// The settle decisions of `ingest watch`, on an injected clock and injected file stamps.
 final class SettleTrackerTests: XCTestCase {
@@ -136,15 +137,15 @@ final class SettleTrackerTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(count: 123).write(to: folder.appendingPathComponent("IMG_0001.jpg"))
         try Data(count: 7).write(to: folder.appendingPathComponent(".ready"))
-        let set = try PhotoSet(name: "s", folder: folder.path)
+        let set = try PhotoSet(name: "s", folder: FilePath(folder.path))
         try Data(count: 5).write(to: folder.appendingPathComponent("IMG_0002.jpg"))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("IMG_0001.jpg"))
         XCTAssertEqual(SetStamps(of: set), SetStamps(), "listed but gone")
-        let stamps = SetStamps(of: try PhotoSet(name: "s", folder: folder.path))
+        let stamps = SetStamps(of: try PhotoSet(name: "s", folder: FilePath(folder.path)))
         XCTAssertEqual(stamps.files.keys.sorted(), ["IMG_0002.jpg"], "hidden files are not stamped")
         XCTAssertEqual(stamps.files["IMG_0002.jpg"]?.size, 5)
         try Data(count: 2).write(to: folder.appendingPathComponent("capture.json"))
-        XCTAssertEqual(SetStamps(of: try PhotoSet(name: "s", folder: folder.path)).files.keys.sorted(),
+        XCTAssertEqual(SetStamps(of: try PhotoSet(name: "s", folder: FilePath(folder.path))).files.keys.sorted(),
                        ["IMG_0002.jpg", "capture.json"], "the set's sidecar counts as one of its files")
     }
 }

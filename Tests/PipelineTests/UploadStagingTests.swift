@@ -4,6 +4,7 @@ import TestSupport
 import Vocabulary
 import XCTest
 import Catalog
+import SystemPackage
 
 /// The pieces of an upload that need no server: what counts as a photo by its bytes, the names a
 /// client's file names become, the staging folder's commit, discard and sweep, and what the status
@@ -69,9 +70,9 @@ final class UploadStagingTests: XCTestCase {
         XCTAssertEqual(try Self.sets(in: config.inbox), [], "nothing in the inbox before the commit")
         try upload.commit()
         XCTAssertEqual(try Self.sets(in: config.inbox), [upload.name])
-        let files = try FileManager.default.contentsOfDirectory(atPath: upload.inboxFolder).sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: upload.inboxFolder.string).sorted()
         XCTAssertEqual(files, [".ready", "a (2).jpg", "a.jpg", "capture.json"])
-        XCTAssertEqual(try CaptureContext.load(path: upload.inboxFolder + "/capture.json"),
+        XCTAssertEqual(try CaptureContext.load(path: upload.inboxFolder.appending("capture.json")),
                        CaptureContext(agentId: "chef", agentName: "Practical Chef", requestId: "r-1"))
         XCTAssertEqual(upload.bytesWritten, 10)
 
@@ -80,7 +81,7 @@ final class UploadStagingTests: XCTestCase {
         try Self.append([0xFF, 0xD8, 0xFF], to: cut)
         cut.discard()
         XCTAssertEqual(try Self.sets(in: config.inbox), [upload.name], "a discarded set never reaches the inbox")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging.ownFolder), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging.ownFolder.string), [])
     }
 
     func testSweep_removesTheFoldersNoServerHoldsLocked_whateverTheirNames() throws {
@@ -107,8 +108,8 @@ final class UploadStagingTests: XCTestCase {
         _ = try staging.begin()  // this process's own folder: locked while it runs
 
         XCTAssertEqual(try staging.sweep(), 2)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging.root).sorted(),
-                       [(staging.ownFolder as NSString).lastPathComponent, "running"].sorted())
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: staging.root.string).sorted(),
+                       [staging.ownFolder.lastComponent?.string ?? "", "running"].sorted())
     }
 
     /// Waits until another process holds `path` locked (`flock -n` fails).
@@ -148,7 +149,7 @@ final class UploadStagingTests: XCTestCase {
             try "file: \(name)/\(file)\nreason: \(reason)\nat: now\n".write(toFile: "\(quarantine)/\(sub)\(name)/\(file).reason",
                                                                            atomically: true, encoding: .utf8)
         }
-        XCTAssertEqual(UploadedSet.setAside(name, in: quarantine), [
+        XCTAssertEqual(UploadedSet.setAside(name, in: FilePath(quarantine)), [
             .init(file: "bad.jpg", reason: "truncated or corrupt image"), .init(file: "same.jpg", reason: "same bytes as x"),
         ])
         for name in ["../quarantine", "upload-20261126-101500-0A1B2C3D", "upload-20261126-101500-0a1b2c3d/..", "set"] {
@@ -167,7 +168,7 @@ final class UploadStagingTests: XCTestCase {
         try FileManager.default.createDirectory(at: work.inbox, withIntermediateDirectories: false)
         try FileManager.default.moveItem(at: work.folder.appendingPathComponent(name), to: work.inbox.appendingPathComponent(name))
         XCTAssertEqual(try work.ingest(["run", "--quiet"]).status, 0)
-        let config = try PipelineConfig.load(path: work.folder.appendingPathComponent("pipeline.json").path)
+        let config = try PipelineConfig.load(path: FilePath(work.folder.appendingPathComponent("pipeline.json").path))
         // What the watch still has to remove once the run returns.
         try FileManager.default.createDirectory(at: work.inbox.appendingPathComponent(name), withIntermediateDirectories: false)
         try Data().write(to: work.inbox.appendingPathComponent("\(name)/\(config.readyMarker)"))
@@ -194,9 +195,9 @@ final class UploadStagingTests: XCTestCase {
     }
 
     private static func config(in folder: URL) throws -> PipelineConfig {
-        var config = PipelineConfig(folder: folder.path)
+        var config = PipelineConfig(folder: FilePath(folder.path))
         config.minFreeMB = 0
-        try FileManager.default.createDirectory(atPath: config.inbox, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: config.inbox.string, withIntermediateDirectories: true)
         return config
     }
 
@@ -205,7 +206,7 @@ final class UploadStagingTests: XCTestCase {
     }
 
     /// The set folders a run would see: the inbox's folders that are not hidden.
-    private static func sets(in inbox: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: inbox).filter { !$0.hasPrefix(".") }.sorted()
+    private static func sets(in inbox: FilePath) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: inbox.string).filter { !$0.hasPrefix(".") }.sorted()
     }
 }

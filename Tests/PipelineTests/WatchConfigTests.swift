@@ -2,6 +2,7 @@ import Foundation
 @testable import Imaging
 @testable import Pipeline
 import XCTest
+import SystemPackage
 
 /// The `ingest watch` keys of pipeline.json.
 final class WatchConfigTests: XCTestCase {

@@ -5,6 +5,7 @@ import Logging
 import Vocabulary
 import XCTest
 import TestSupport
+import SystemPackage
 
 /// The pages drawn from a small catalogue: what they show, what they offer, and where they link.
 final class PageTests: XCTestCase {
@@ -85,8 +86,8 @@ final class PageTests: XCTestCase {
             try FileManager.default.createDirectory(atPath: "\(library)/thumbs/s", withIntermediateDirectories: true)
             try Data("jpeg \(index)".utf8).write(to: URL(fileURLWithPath: "\(library)/thumbs/s/\(index).jpg"))
         }
-        let export = StaticExport(catalogue: catalogue, library: library, logger: Logger(label: "test"))
-        let written = try export.write(to: "\(folder)/site")
+        let export = StaticExport(catalogue: catalogue, library: FilePath(library), logger: Logger(label: "test"))
+        let written = try export.write(to: FilePath("\(folder)/site"))
         XCTAssertEqual(written, StaticExport.Written(pages: 1, captures: 5, thumbnails: 5))
         let index = try String(contentsOfFile: "\(folder)/site/index.html", encoding: .utf8)
         XCTAssertTrue(index.contains("href=\"captures/c4.html\""))
@@ -94,7 +95,7 @@ final class PageTests: XCTestCase {
         let capture = try String(contentsOfFile: "\(folder)/site/captures/c4.html", encoding: .utf8)
         XCTAssertTrue(capture.contains("href=\"../assets/app.css\""))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(folder)/site/thumbs/c4-p.jpg")), Data("jpeg 4".utf8))
-        XCTAssertThrowsError(try export.write(to: library)) { error in
+        XCTAssertThrowsError(try export.write(to: FilePath(library))) { error in
             XCTAssertTrue("\(error)".contains("holds other files"), "\(error)")
         }
     }

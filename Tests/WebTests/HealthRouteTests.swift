@@ -2,6 +2,7 @@ import Foundation
 import Pipeline
 import TestSupport
 import XCTest
+import SystemPackage
 
 /// `/healthz` and `/readyz`, in this process (`RouterClient`): ready on a working library, and
 /// each failed check named, with what was found, when it is not.
@@ -11,7 +12,7 @@ final class HealthRouteTests: XCTestCase {
         // catalogue still answers.
         let work = try ServedSamples.library(for: self)
         try IngestHarness.shell("mv library/catalog.sqlite* .", in: work.folder)
-        var config = try PipelineConfig.load(path: work.folder.appendingPathComponent("pipeline.json").path)
+        var config = try PipelineConfig.load(path: FilePath(work.folder.appendingPathComponent("pipeline.json").path))
         config.catalog = work.folder.appendingPathComponent("catalog.sqlite").path
         let served = try ServedSamples(work: work, config: config, test: self)
 

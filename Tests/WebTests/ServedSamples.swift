@@ -6,6 +6,7 @@ import Synchronization
 import TestSupport
 @testable import Web
 import XCTest
+import SystemPackage
 
 /// The samples ingested and their products imported, served by a `WebServer` in this process
 /// (`RouterClient`). The built `ingest run` fills one library per test process; each test gets a
@@ -24,7 +25,7 @@ struct ServedSamples {
         } else {
             try Self.library(for: test)
         }
-        let config = try PipelineConfig.load(path: work.folder.appendingPathComponent("pipeline.json").path)
+        let config = try PipelineConfig.load(path: FilePath(work.folder.appendingPathComponent("pipeline.json").path))
         try self.init(work: work, config: config, catalogURL: catalogURL, token: token, readOnly: readOnly, test: test)
     }
 

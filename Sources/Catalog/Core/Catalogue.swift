@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SystemPackage
+internal import SystemPackage
 
 /// The product catalogue: runs, captures, photos, barcode hits and products, in one SQLite file or
 /// one PostgreSQL database (`CatalogueLocation`).
@@ -55,7 +55,7 @@ package final class Catalogue: Sendable {
 
     /// Creates the folder that will hold the database at `path`, with its parents.
     private static func makeFolder(of path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePath(path).removingLastComponent().string
         guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -1,6 +1,6 @@
 import FileSystem
 import Foundation
-import SystemPackage
+package import SystemPackage
 
 /// Writes the catalogue as CSV, one row per capture, for spreadsheets and shop imports.
 ///
@@ -54,20 +54,19 @@ package struct CatalogueExporter: Sendable {
     /// an interrupted export never replaces a good one. Returns the number of capture rows.
     /// Throws `CatalogError.exportFailed` naming `path` when the file cannot be written.
     @discardableResult
-    package func writeCSV(toPath path: String, since: Double? = nil) throws -> Int {
+    package func writeCSV(toPath path: FilePath, since: Double? = nil) throws -> Int {
         do {
             if path == "-" { return try write(since: since) { try FileDescriptor.standardOutput.writeAll($0) } }
             if let problem = NewFileDestination.problem(path, mayReplace: true) {
-                throw CatalogError.exportFailed(path: path, reason: problem)
+                throw CatalogError.exportFailed(path: path.string, reason: problem)
             }
             let rows = try DurableFile.write(path, replacing: true) { file in try write(since: since) { try file.writeAll($0) } }
-            let folder = (path as NSString).deletingLastPathComponent
-            try DurableFile.syncFolder(folder.isEmpty ? "." : folder)
+            try DurableFile.syncFolder(path.removingLastComponent())
             return rows
         } catch let error as FileOperationError {
-            throw CatalogError.exportFailed(path: path, reason: error.description(about: path))
+            throw CatalogError.exportFailed(path: path.string, reason: error.description(about: path))
         } catch let error as Errno {
-            throw CatalogError.exportFailed(path: path, reason: "cannot write: \(error)")
+            throw CatalogError.exportFailed(path: path.string, reason: "cannot write: \(error)")
         }
     }
 

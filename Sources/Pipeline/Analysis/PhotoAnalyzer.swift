@@ -3,7 +3,7 @@ import FileSystem
 import Foundation
 import Imaging
 package import Logging
-import SystemPackage
+package import SystemPackage
 import Vocabulary
 
 /// Analyses one photo: reads it once, decodes it once, and derives thumbnail, barcodes, time and quality.
@@ -11,7 +11,7 @@ import Vocabulary
 /// Safe to call from many threads at once; each call borrows ZBar scanners from a pool.
 package final class PhotoAnalyzer: Sendable {
     let config: PipelineConfig
-    private let stagingFolder: String
+    private let stagingFolder: FilePath
     let decoder: PhotoDecoder
     private let reader: BarcodeReader
     private let logger: Logger
@@ -24,7 +24,7 @@ package final class PhotoAnalyzer: Sendable {
     ///   - stagingFolder: where thumbnails are written until their set is committed; must exist.
     ///   - logger: told what went wrong without costing the photo (a full-resolution barcode pass).
     /// - Throws: `ImageError` when the image libraries cannot start.
-    package init(config: PipelineConfig, stagingFolder: String, logger: Logger = Logger(label: "ingest")) throws {
+    package init(config: PipelineConfig, stagingFolder: FilePath, logger: Logger = Logger(label: "ingest")) throws {
         try ImageLibraries.start()
         self.config = config
         self.logger = logger
@@ -90,7 +90,7 @@ package final class PhotoAnalyzer: Sendable {
 
     /// Reads `file` through real folders below `inbox` only (`ContainedPath`): a set folder swapped
     /// for a link after it was listed is refused like a link, never followed.
-    private static func read(_ file: InboxFile, below inbox: String, maxBytes: Int64) throws -> FileSnapshot {
+    private static func read(_ file: InboxFile, below inbox: FilePath, maxBytes: Int64) throws -> FileSnapshot {
         do {
             return try ContainedPath.withPath(file.absolutePath, below: inbox) { try FileSnapshot.read($0, maxBytes: maxBytes) }
         } catch let error as Errno {
@@ -102,7 +102,7 @@ package final class PhotoAnalyzer: Sendable {
 
     /// Writes the thumbnail to the staging folder until its set is committed.
     private func stage(_ thumbnail: Thumbnail) throws -> StagedThumbnail {
-        let path = (stagingFolder as NSString).appendingPathComponent(UUID().uuidString.lowercased() + ".jpg")
+        let path = stagingFolder.appending(UUID().uuidString.lowercased() + ".jpg")
         do {
             try FileOperations.write(thumbnail.jpeg, to: path)
         } catch let error as FileOperationError {

@@ -1,6 +1,6 @@
 import FileSystem
 import Foundation
-import SystemPackage
+internal import SystemPackage
 
 /// The intent of one set's commit, written before any file of the set is placed or moved and removed
 /// once everything it names is done. A journal still present at start-up marks a commit a crash
@@ -49,9 +49,9 @@ struct CommitJournal: Codable, Sendable {
     var asides: [Aside]?
 
     /// Writes the journal durably into `folder` as `name` (by default a new UUID's); returns its path.
-    func write(in folder: String, name: String = UUID().uuidString.lowercased() + ".json") throws -> String {
+    func write(in folder: FilePath, name: String = UUID().uuidString.lowercased() + ".json") throws -> FilePath {
         try FileOperations.makeDirectories(folder)
-        let path = (folder as NSString).appendingPathComponent(name)
+        let path = folder.appending(name)
         try FileOperations.write(Array(try JSONEncoder().encode(self)), to: path)
         try DurableFile.syncFolder(folder)
         return path
@@ -75,44 +75,44 @@ struct CommitJournal: Codable, Sendable {
     /// Journals left in `folder` (`.journal`) and in its workers' folders, oldest name first; none
     /// when there is no such folder. Throws when a folder cannot be listed: a journal passed over
     /// is a commit neither finished nor undone.
-    static func pending(in folder: String) throws(FileOperationError) -> [String] {
-        var found: [String] = []
+    static func pending(in folder: FilePath) throws(FileOperationError) -> [FilePath] {
+        var found: [FilePath] = []
         for entry in try entries(of: folder) where !entry.isHidden {
-            let path = (folder as NSString).appendingPathComponent(entry.name)
+            let path = folder.appending(entry.name)
             // A worker's id never ends in `.json`: whatever does is a journal, to be read (and a
             // folder of that name fails to be, rather than being passed over).
             if entry.name.hasSuffix(".json") {
                 found.append(path)
             } else if entry.isDirectory {
                 found += try entries(of: path).filter { !$0.isHidden && $0.name.hasSuffix(".json") }
-                    .map { (path as NSString).appendingPathComponent($0.name) }
+                    .map { path.appending($0.name) }
             }
         }
         return found
     }
 
     /// The journals of the set `name` in the workers' folders of `folder`.
-    static func pending(in folder: String, set name: String) throws(FileOperationError) -> [String] {
+    static func pending(in folder: FilePath, set name: String) throws(FileOperationError) -> [FilePath] {
         let file = fileName(forSet: name)
         return try workerFolders(in: folder)
-            .map { ((folder as NSString).appendingPathComponent($0) as NSString).appendingPathComponent(file) }
+            .map { folder.appending($0).appending(file) }
             .filter(FileOperations.exists)
     }
 
     /// Removes, from every worker's folder in `folder`, the temporary file of a journal for the set
     /// `name` that was never named: its worker was killed while writing it, before it placed anything.
-    static func removeUnnamed(in folder: String, set name: String) throws {
-        let workers = try workerFolders(in: folder).map { (folder as NSString).appendingPathComponent($0) }
+    static func removeUnnamed(in folder: FilePath, set name: String) throws {
+        let workers = try workerFolders(in: folder).map { folder.appending($0) }
         try FileOperations.removeTemporaries(inFolders: Set(workers), of: fileName(forSet: name))
     }
 
     /// The names of the workers' folders in `folder` (`.journal`).
-    static func workerFolders(in folder: String) throws(FileOperationError) -> [String] {
+    static func workerFolders(in folder: FilePath) throws(FileOperationError) -> [String] {
         try entries(of: folder).filter { $0.isDirectory && !$0.isHidden && !$0.name.hasSuffix(".json") }.map(\.name)
     }
 
     /// The entries of the folder at `path`; none when there is no such folder.
-    private static func entries(of path: String) throws(FileOperationError) -> [DirectoryEntry] {
+    private static func entries(of path: FilePath) throws(FileOperationError) -> [DirectoryEntry] {
         do {
             return try Directory.entries(of: path)
         } catch {
@@ -123,10 +123,10 @@ struct CommitJournal: Codable, Sendable {
 
     /// The journal at `path`, or nil when its bytes are not a journal (damaged after it was written).
     /// Throws when the file cannot be read: it may be sound, and must never be taken for damaged.
-    static func read(_ path: String) throws(FileOperationError) -> CommitJournal? {
+    static func read(_ path: FilePath) throws(FileOperationError) -> CommitJournal? {
         let bytes: [UInt8]
         do {
-            bytes = try FileDescriptor.contents(of: FilePath(path), options: .noFollow)
+            bytes = try FileDescriptor.contents(of: path, options: .noFollow)
         } catch {
             throw FileOperationError(operation: "read the commit journal", path: path, error)
         }

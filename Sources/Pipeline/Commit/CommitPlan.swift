@@ -1,4 +1,5 @@
 import Catalog
+internal import SystemPackage
 
 /// One set's commit, decided before anything moves: the journal to write (every file to place or
 /// set aside), the rows to insert, and the report the set gets once both are done.
@@ -9,11 +10,11 @@ struct CommitPlan: Sendable {
     var records: CommittedSet?
     var report: SetReport
     /// Staged thumbnails nothing will use (those of duplicates), to remove.
-    var discardedThumbnails: [String]
+    var discardedThumbnails: [FilePath]
 
     /// Nothing to place, insert or set aside.
     var isEmpty: Bool { journal.entries.isEmpty && (journal.asides ?? []).isEmpty }
 
     /// Every staged thumbnail of the set: placed by the commit, or to remove if it fails.
-    var stagedThumbnails: [String] { journal.entries.map(\.staged) + discardedThumbnails }
+    var stagedThumbnails: [FilePath] { journal.entries.map { FilePath($0.staged) } + discardedThumbnails }
 }

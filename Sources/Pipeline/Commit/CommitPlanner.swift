@@ -1,6 +1,7 @@
 import Catalog
-import Foundation
 import FileSystem
+import Foundation
+internal import SystemPackage
 
 /// Decides a set's commit: which files are new photos, which go aside and where, which rows the
 /// catalogue gets. Pure: what it needs of the disk and the clock comes in as values or functions,
@@ -9,7 +10,7 @@ struct CommitPlanner: Sendable {
     var layout: LibraryLayout
     var originals: PipelineConfig.Originals
     /// Whether something is at an absolute path already (the library's or the quarantine's).
-    var isTaken: @Sendable (String) -> Bool = FileOperations.exists
+    var isTaken: @Sendable (FilePath) -> Bool = FileOperations.exists
     /// A new unique id for a capture or a photo.
     var newId: @Sendable () -> String = { UUID().uuidString.lowercased() }
     /// The time now, as the catalogue stores it.
@@ -66,16 +67,16 @@ struct CommitPlanner: Sendable {
               context: Result<CaptureContext, CaptureContextError>?, runId: Int64?) -> CommitPlan {
         var report = SetReport(of: set)
         report.alreadyCatalogued = triage.alreadyCatalogued
-        var journal = CommitJournal(setName: set.name, setFolder: set.folder, originals: originals, entries: [], asides: [])
+        var journal = CommitJournal(setName: set.name, setFolder: set.folder.string, originals: originals, entries: [], asides: [])
         // Destinations already given out, so two files of the set never get the same one.
-        var taken = Set<String>()
-        func setAside(_ aside: SetTriage.Aside, in folder: String) -> FileReport {
+        var taken = Set<FilePath>()
+        func setAside(_ aside: SetTriage.Aside, in folder: FilePath) -> FileReport {
             let path = "\(aside.file.setName)/\(aside.file.relativePath)"
-            let destination = FileOperations.unusedPath((folder as NSString).appendingPathComponent(path),
+            let destination = FileOperations.unusedPath(folder.appending(path),
                                                         taken: &taken, inUse: isTaken)
-            journal.asides?.append(.init(source: aside.file.absolutePath, destination: destination,
+            journal.asides?.append(.init(source: aside.file.absolutePath.string, destination: destination.string,
                                          note: FileOperations.reasonNote(label: path, reason: aside.reason)))
-            return FileReport(path: path, reason: aside.reason, keptAt: destination, kind: aside.kind)
+            return FileReport(path: path, reason: aside.reason, keptAt: destination.string, kind: aside.kind)
         }
         report.quarantined = triage.rejects.map { setAside($0, in: layout.quarantine) }
         report.duplicates = triage.duplicates.map { setAside($0, in: layout.duplicates) }
@@ -97,14 +98,14 @@ struct CommitPlanner: Sendable {
     /// The rows of the set's captures; fills the journal with where each photo's files and the
     /// sidecar go.
     private func records(of set: PhotoSet, _ captures: [PhotoGroup<AnalysedPhoto>], context: CaptureContext?,
-                         runId: Int64?, journal: inout CommitJournal, taken: inout Set<String>) -> CommittedSet {
+                         runId: Int64?, journal: inout CommitJournal, taken: inout Set<FilePath>) -> CommittedSet {
         var records = CommittedSet(captures: [], photos: [], hits: [])
         let now = now()
         func place(_ relative: String) -> String {
             layout.relative(FileOperations.unusedPath(layout.absolute(relative), taken: &taken, inUse: isTaken))
         }
         if let context, let source = set.contextFile {
-            journal.context = .init(source: source, placed: place(layout.contextPath(set: set.name)))
+            journal.context = .init(source: source.string, placed: place(layout.contextPath(set: set.name)))
             records.agent = Agent(id: context.agentId, name: context.agentName ?? context.agentId, firstSeen: now, lastSeen: now)
         }
         for group in captures {
@@ -113,8 +114,8 @@ struct CommitPlanner: Sendable {
                 let photoId = newId()
                 let original = place(layout.originalPath(set: set.name, file: photo.file.relativePath))
                 let thumb = place(layout.thumbPath(set: set.name, file: photo.file.relativePath))
-                journal.entries.append(.init(source: photo.file.absolutePath, original: original, thumbnail: thumb,
-                                             staged: photo.thumbnail.path, sha256: photo.sha256, identity: photo.source))
+                journal.entries.append(.init(source: photo.file.absolutePath.string, original: original, thumbnail: thumb,
+                                             staged: photo.thumbnail.path.string, sha256: photo.sha256, identity: photo.source))
                 records.photos.append(Photo(analysed: photo, id: photoId, captureId: captureId, position: position,
                                             originalPath: original, thumbPath: thumb))
                 records.hits += photo.barcodes.map { BarcodeHit(reading: $0, photoId: photoId) }

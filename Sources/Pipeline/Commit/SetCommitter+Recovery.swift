@@ -1,6 +1,6 @@
 import FileSystem
 import Foundation
-import SystemPackage
+internal import SystemPackage
 import Logging
 import Catalog
 import Vocabulary
@@ -17,7 +17,7 @@ extension SetCommitter {
     /// folders of workers whose lease has lapsed are cleared.
     func recover() throws {
         let gone = try worker.goneWorkersFolders({ try CommitJournal.workerFolders(in: layout.journal) }, own: true)
-        try FileOperations.removeTemporaries(inFolders: Set([layout.journal] + gone.map { (layout.journal as NSString).appendingPathComponent($0) }))
+        try FileOperations.removeTemporaries(inFolders: Set([layout.journal] + gone.map { layout.journal.appending($0) }))
         for path in try CommitJournal.pending(in: layout.journal) {
             guard let read = try readUnlessGone(path) else { continue }
             guard let journal = read else {
@@ -34,7 +34,7 @@ extension SetCommitter {
             try recover(journal, at: path)
         }
         for folder in gone where folder != worker.id {
-            FileOperations.removeEmptyFolders((layout.journal as NSString).appendingPathComponent(folder), stoppingAt: layout.journal)
+            FileOperations.removeEmptyFolders(layout.journal.appending(folder), stoppingAt: layout.journal)
         }
         try clearStaging()
     }
@@ -50,14 +50,14 @@ extension SetCommitter {
                 try removeJournal(at: path)
                 continue
             }
-            try FileOperations.removeTemporaries(inFolders: [(path as NSString).deletingLastPathComponent])
+            try FileOperations.removeTemporaries(inFolders: [path.removingLastComponent()])
             try recover(journal, at: path)
         }
     }
 
     /// The journal at `path` (nil inside when damaged: `CommitJournal.read`), or nil when it is
     /// gone: its worker finished it since the folder was listed.
-    private func readUnlessGone(_ path: String) throws(FileOperationError) -> CommitJournal?? {
+    private func readUnlessGone(_ path: FilePath) throws(FileOperationError) -> CommitJournal?? {
         do {
             return .some(try CommitJournal.read(path))
         } catch where error.code == ENOENT {
@@ -66,7 +66,7 @@ extension SetCommitter {
     }
 
     /// Finishes the commit of `journal` when its rows exist, else undoes it.
-    private func recover(_ journal: CommitJournal, at path: String) throws {
+    private func recover(_ journal: CommitJournal, at path: FilePath) throws {
         try FileOperations.removeTemporaries(inFolders: touchedFolders(of: journal))
         if try isCommitted(journal) {
             for (aside, error) in try finish(journal, at: path) {
@@ -95,7 +95,7 @@ extension SetCommitter {
     private func clearStaging() throws {
         if worker.isShared {
             for folder in try worker.goneWorkersFolders(stagingFolders, own: true) {
-                try? FileOperations.removeTree((layout.staging as NSString).appendingPathComponent(folder))
+                try? FileOperations.removeTree(layout.staging.appending(folder))
             }
         } else {
             try? FileOperations.removeTree(layout.staging)
@@ -105,9 +105,9 @@ extension SetCommitter {
 
     /// Removes the journal at `path`, and its worker's folder with its last journal (the worker's
     /// next commit makes it again).
-    func removeJournal(at path: String) throws {
+    func removeJournal(at path: FilePath) throws {
         try FileOperations.remove(path)
-        FileOperations.removeEmptyFolders((path as NSString).deletingLastPathComponent, stoppingAt: layout.journal)
+        FileOperations.removeEmptyFolders(path.removingLastComponent(), stoppingAt: layout.journal)
     }
 
     /// Once the run is over: removes this worker's staging folder, when it is empty, and the
@@ -116,32 +116,32 @@ extension SetCommitter {
         FileOperations.removeEmptyFolders(stagingFolder, stoppingAt: layout.staging)
         guard worker.isShared, let gone = try? worker.goneWorkersFolders(stagingFolders, own: false) else { return }
         for folder in gone {
-            try? FileOperations.removeTree((layout.staging as NSString).appendingPathComponent(folder))
+            try? FileOperations.removeTree(layout.staging.appending(folder))
         }
     }
 
     /// Where this worker stages thumbnails.
-    var stagingFolder: String { (layout.staging as NSString).appendingPathComponent(worker.id) }
+    var stagingFolder: FilePath { layout.staging.appending(worker.id) }
 
     /// Step 4, once the rows exist: removes the originals from the inbox (`move`), sets rejects and
     /// duplicates aside, removes the emptied inbox folders, then the journal at `path`. Throws when
     /// the run must stop (the journal stays for `recover()`); returns the files that could not be set
     /// aside for another reason, which stay in the inbox.
-    func finish(_ journal: CommitJournal, at path: String) throws -> [(aside: CommitJournal.Aside, error: FileOperationError)] {
+    func finish(_ journal: CommitJournal, at path: FilePath) throws -> [(aside: CommitJournal.Aside, error: FileOperationError)] {
         if (journal.originals ?? config.originals) == .move {
-            for entry in journal.entries { try removeSource(entry.source, placedAt: layout.absolute(entry.original)) }
-            if let context = journal.context { try removeSource(context.source, placedAt: layout.absolute(context.placed)) }
+            for entry in journal.entries { try removeSource(FilePath(entry.source), placedAt: layout.absolute(entry.original)) }
+            if let context = journal.context { try removeSource(FilePath(context.source), placedAt: layout.absolute(context.placed)) }
         }
         var leftInInbox: [(aside: CommitJournal.Aside, error: FileOperationError)] = []
         for aside in journal.asides ?? [] {
             do {
-                try inInbox(aside.source) { try FileOperations.setAside($0, at: aside.destination, note: aside.note) }
+                try inInbox(FilePath(aside.source)) { try FileOperations.setAside($0, at: FilePath(aside.destination), note: aside.note) }
                 logger.info("file set aside", metadata: ["file": "\(aside.source)", "to": "\(aside.destination)"])
             } catch let error as FileOperationError where !error.isOutOfSpace {
                 leftInInbox.append((aside, error))
             }
         }
-        for folder in Set((journal.asides ?? []).map { ($0.destination as NSString).deletingLastPathComponent }) {
+        for folder in Set((journal.asides ?? []).map { FilePath($0.destination).removingLastComponent() }) {
             try DurableFile.syncFolder(folder)
         }
         try removeEmptiedFolders(journal)
@@ -154,16 +154,17 @@ extension SetCommitter {
     /// to staging instead, for the set to be committed again.
     func undo(_ journal: CommitJournal, keepingThumbnails: Bool = false) throws {
         for entry in journal.entries {
-            try removePlaced(layout.absolute(entry.original), keeping: entry.source)
-            if keepingThumbnails, FileOperations.exists(layout.absolute(entry.thumbnail)), !FileOperations.exists(entry.staged) {
-                try FileOperations.move(layout.absolute(entry.thumbnail), to: entry.staged)
+            let staged = FilePath(entry.staged)
+            try removePlaced(layout.absolute(entry.original), keeping: FilePath(entry.source))
+            if keepingThumbnails, FileOperations.exists(layout.absolute(entry.thumbnail)), !FileOperations.exists(staged) {
+                try FileOperations.move(layout.absolute(entry.thumbnail), to: staged)
                 continue
             }
             try FileOperations.remove(layout.absolute(entry.thumbnail))
-            try? FilePath(entry.staged).remove()
+            try? staged.remove()
         }
-        if let context = journal.context { try removePlaced(layout.absolute(context.placed), keeping: context.source) }
-        for folder in Set(journal.placed.map { (layout.absolute($0) as NSString).deletingLastPathComponent }) {
+        if let context = journal.context { try removePlaced(layout.absolute(context.placed), keeping: FilePath(context.source)) }
+        for folder in Set(journal.placed.map { layout.absolute($0).removingLastComponent() }) {
             FileOperations.removeEmptyFolders(folder, stoppingAt: layout.root)
         }
     }
@@ -178,7 +179,7 @@ extension SetCommitter {
 
     /// Removes an inbox file whose library copy is in place, unless it is no longer the file placed
     /// (replaced since): then it stays in the inbox, to be ingested anew.
-    private func removeSource(_ source: String, placedAt placed: String) throws {
+    private func removeSource(_ source: FilePath, placedAt placed: FilePath) throws {
         try inInbox(source) { pinned in
             guard let inInbox = FileIdentity.of(pinned) else { return }
             guard let inLibrary = FileIdentity.of(placed), inInbox.hasSameContent(as: inLibrary) else {
@@ -191,10 +192,10 @@ extension SetCommitter {
 
     /// Removes a placed copy of an inbox file. Should the inbox have lost its name meanwhile (not by
     /// our hand), the placed copy is linked back first: an undo never removes the last copy.
-    private func removePlaced(_ placed: String, keeping source: String) throws {
+    private func removePlaced(_ placed: FilePath, keeping source: FilePath) throws {
         guard FileOperations.exists(placed) else { return }
         if !FileOperations.exists(source) {
-            try FileOperations.makeDirectories((source as NSString).deletingLastPathComponent)
+            try FileOperations.makeDirectories(source.removingLastComponent())
             try inInbox(source) { try FileOperations.link(placed, to: $0) }
         }
         try FileOperations.remove(placed)
@@ -205,22 +206,22 @@ extension SetCommitter {
     /// power cut an original must not reappear in the inbox once its journal is gone, or it would be
     /// taken for a duplicate.
     private func removeEmptiedFolders(_ journal: CommitJournal) throws {
-        let setFolder = journal.setFolder ?? (config.inbox as NSString).appendingPathComponent(journal.setName)
-        let inbox = (setFolder as NSString).deletingLastPathComponent
-        var changed = Set<String>()
-        for folder in Set(journal.sources.map { ($0 as NSString).deletingLastPathComponent }) {
+        let setFolder = journal.setFolder.map { FilePath($0) } ?? config.inbox.appending(journal.setName)
+        let inbox = setFolder.removingLastComponent()
+        var changed = Set<FilePath>()
+        for folder in Set(journal.sources.map { FilePath($0).removingLastComponent() }) {
             FileOperations.removeEmptyFolders(folder, stoppingAt: inbox)
             var current = folder
-            while current.hasPrefix(inbox + "/"), changed.insert(current).inserted {
-                current = (current as NSString).deletingLastPathComponent
+            while current != inbox, current.starts(with: inbox), changed.insert(current).inserted {
+                current.removeLastComponent()
             }
         }
         for folder in changed.union([inbox]) where FileOperations.exists(folder) { try DurableFile.syncFolder(folder) }
     }
 
     /// The folders that hold the journal's destinations, where a killed copy or write left its temporary file.
-    private func touchedFolders(of journal: CommitJournal) -> Set<String> {
-        let destinations = journal.placed.map(layout.absolute) + (journal.asides ?? []).map(\.destination)
-        return Set(destinations.map { ($0 as NSString).deletingLastPathComponent })
+    private func touchedFolders(of journal: CommitJournal) -> Set<FilePath> {
+        let destinations = journal.placed.map(layout.absolute) + (journal.asides ?? []).map { FilePath($0.destination) }
+        return Set(destinations.map { $0.removingLastComponent() })
     }
 }

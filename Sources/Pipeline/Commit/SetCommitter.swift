@@ -2,7 +2,7 @@ import Catalog
 import FileSystem
 import Foundation
 import Logging
-import SystemPackage
+internal import SystemPackage
 
 /// Carries out the plans of analysed sets (`CommitPlan`): places files in the library and writes
 /// rows to the catalogue. Only one committer runs at a time (the writer queue), so it alone places
@@ -37,7 +37,7 @@ final class SetCommitter: Sendable {
     }
 
     /// Where this worker writes its journals.
-    var journalFolder: String { (layout.journal as NSString).appendingPathComponent(worker.id) }
+    var journalFolder: FilePath { layout.journal.appending(worker.id) }
 
     /// Thrown by `commit(_:)` when another worker committed one of the set's photos a moment before:
     /// the set's placed files are undone, its thumbnails back in staging, so that it can be
@@ -73,7 +73,7 @@ final class SetCommitter: Sendable {
         // Kept until the commit is decided: after a lost race the set is planned again, and a
         // duplicate discarded now may be the photo kept then.
         var lostRace = false
-        defer { if !lostRace { plan.discardedThumbnails.forEach { try? FilePath($0).remove() } } }
+        defer { if !lostRace { plan.discardedThumbnails.forEach { try? $0.remove() } } }
         if let problem = report.contextProblem {
             logger.warning("capture.json not used, the set is ingested without agent context",
                            metadata: ["set": "\(plan.set.name)", "error": "\(problem.reason)"])
@@ -82,7 +82,7 @@ final class SetCommitter: Sendable {
         }
         guard !plan.isEmpty else { return report }
         guard worker.stillHolds(plan.set.name) else { return handedOver(plan, contextProblem: report.contextProblem) }
-        let journalPath: String
+        let journalPath: FilePath
         do {
             journalPath = try plan.journal.write(in: journalFolder, name: CommitJournal.fileName(forSet: plan.set.name))
             if let records = plan.records { try placeAndInsert(plan.journal, records, journalPath: journalPath) }
@@ -93,7 +93,7 @@ final class SetCommitter: Sendable {
             return handedOver(plan, contextProblem: report.contextProblem)
         } catch where !stopsTheRun(error) {
             // A worker that took the set over may have moved its originals away already.
-            return notCommitted(plan.set, thumbnails: plan.journal.entries.map(\.staged), reason: "\(error)", isError: true,
+            return notCommitted(plan.set, thumbnails: plan.journal.entries.map { FilePath($0.staged) }, reason: "\(error)", isError: true,
                                 contextProblem: report.contextProblem)
         }
         // Committed: what is left can only be finished, by this call or, after a crash, by `recover()`.
@@ -108,7 +108,7 @@ final class SetCommitter: Sendable {
     /// photos' reads say to wait for): handed over when another worker took the set over meanwhile,
     /// whose moves may be what changed its files or failed the commit; else kept in the inbox, failed,
     /// for the next run.
-    func notCommitted(_ set: PhotoSet, thumbnails: [String], reason: String, isError: Bool = false,
+    func notCommitted(_ set: PhotoSet, thumbnails: [FilePath], reason: String, isError: Bool = false,
                       contextProblem: FileReport? = nil) -> SetReport {
         if worker.hasLost(set.name) { return handedOver(set, thumbnails: thumbnails, contextProblem: contextProblem) }
         logger.log(level: isError ? .error : .warning, "set not committed, it stays in the inbox",
@@ -119,12 +119,12 @@ final class SetCommitter: Sendable {
     /// The report of a set another worker took over before this one committed it: its files stay
     /// in the inbox for that worker (`SetReport.handedOver`).
     private func handedOver(_ plan: CommitPlan, contextProblem: FileReport?) -> SetReport {
-        handedOver(plan.set, thumbnails: plan.journal.entries.map(\.staged), contextProblem: contextProblem)
+        handedOver(plan.set, thumbnails: plan.journal.entries.map { FilePath($0.staged) }, contextProblem: contextProblem)
     }
 
     /// The report of `set`, which another worker took over: its staged `thumbnails` are removed,
     /// its files left in the inbox for that worker.
-    private func handedOver(_ set: PhotoSet, thumbnails: [String], contextProblem: FileReport? = nil) -> SetReport {
+    private func handedOver(_ set: PhotoSet, thumbnails: [FilePath], contextProblem: FileReport? = nil) -> SetReport {
         logger.warning("set handed over: another worker took it over when this one's claim lapsed",
                        metadata: ["set": "\(set.name)"])
         return keepInInbox(set, thumbnails: thumbnails, reason: "another worker took the set over",
@@ -134,15 +134,15 @@ final class SetCommitter: Sendable {
     /// The report of a set that is not committed because of `reason`: every file stays in the
     /// inbox, `failed` (for the next run) or `handedOver` (to the worker that took the set over);
     /// its staged `thumbnails` are removed.
-    func keepInInbox(_ set: PhotoSet, thumbnails: [String], reason: String, contextProblem: FileReport? = nil,
+    func keepInInbox(_ set: PhotoSet, thumbnails: [FilePath], reason: String, contextProblem: FileReport? = nil,
                      handedOver: Bool = false) -> SetReport {
-        thumbnails.forEach { try? FilePath($0).remove() }
+        thumbnails.forEach { try? $0.remove() }
         var report = SetReport(of: set)
         report.contextProblem = contextProblem
         let files = set.files.map {
             FileReport(path: "\(set.name)/\($0.relativePath)",
                        reason: "not committed: \(reason), " + (handedOver ? "left to that worker" : "will be retried"),
-                       keptAt: $0.absolutePath)
+                       keptAt: $0.absolutePath.string)
         }
         if handedOver { report.handedOver = files } else { report.failed = files }
         return report
@@ -166,7 +166,7 @@ final class SetCommitter: Sendable {
     /// is another worker's now, and it finishes or undoes this journal. When the catalogue's
     /// server went away during the commit, whether the rows were kept is asked again once it is
     /// back: kept, the commit goes on; else it is undone.
-    private func placeAndInsert(_ journal: CommitJournal, _ records: CommittedSet, journalPath: String) throws {
+    private func placeAndInsert(_ journal: CommitJournal, _ records: CommittedSet, journalPath: FilePath) throws {
         do {
             try placeFiles(journal)
             try catalogue.commit(records, claim: worker.commitClaim(journal.setName))
@@ -193,7 +193,7 @@ final class SetCommitter: Sendable {
     }
 
     /// Undoes the placed files and removes the journal; when that fails, leaves both for `recover()`.
-    private func undoOrLeave(_ journal: CommitJournal, at journalPath: String) {
+    private func undoOrLeave(_ journal: CommitJournal, at journalPath: FilePath) {
         do {
             try undoAndForget(journal, at: journalPath)
         } catch let undoError {
@@ -202,7 +202,7 @@ final class SetCommitter: Sendable {
         }
     }
 
-    private func undoAndForget(_ journal: CommitJournal, at journalPath: String, keepingThumbnails: Bool = false) throws {
+    private func undoAndForget(_ journal: CommitJournal, at journalPath: FilePath, keepingThumbnails: Bool = false) throws {
         try undo(journal, keepingThumbnails: keepingThumbnails)
         try removeJournal(at: journalPath)
     }
@@ -210,9 +210,9 @@ final class SetCommitter: Sendable {
     /// Step 2: places originals, thumbnails and the sidecar. Throws `ChangedFileError` when an
     /// original is not what was analysed, before or after it was placed.
     func placeFiles(_ journal: CommitJournal) throws {
-        var folders = Set<String>()
-        func makeFolder(of path: String) throws {
-            let folder = (path as NSString).deletingLastPathComponent
+        var folders = Set<FilePath>()
+        func makeFolder(of path: FilePath) throws {
+            let folder = path.removingLastComponent()
             if folders.insert(folder).inserted { try FileOperations.makeDirectories(folder) }
         }
         for entry in journal.entries {
@@ -222,15 +222,15 @@ final class SetCommitter: Sendable {
             try makeFolder(of: original)
             try makeFolder(of: thumb)
             switch journal.originals ?? config.originals {
-            case .move: try inInbox(entry.source) { try FileOperations.link($0, to: original) }
-            case .copy: try inInbox(entry.source) { try FileOperations.copy($0, to: original) }
+            case .move: try inInbox(FilePath(entry.source)) { try FileOperations.link($0, to: original) }
+            case .copy: try inInbox(FilePath(entry.source)) { try FileOperations.copy($0, to: original) }
             }
-            try FileOperations.move(entry.staged, to: thumb)
+            try FileOperations.move(FilePath(entry.staged), to: thumb)
         }
         if let context = journal.context {
             let placed = layout.absolute(context.placed)
             try makeFolder(of: placed)
-            try inInbox(context.source) { try FileOperations.link($0, to: placed) }
+            try inInbox(FilePath(context.source)) { try FileOperations.link($0, to: placed) }
         }
         for folder in folders { try DurableFile.syncFolder(folder) }
         // Again once all is placed: a hard link shares the inode, so a write since the first check
@@ -243,9 +243,9 @@ final class SetCommitter: Sendable {
 
     /// Throws `ChangedFileError` unless the file at `path` (the entry's source by default) has the
     /// size and modification time the original had when it was analysed (and its inode, for the source).
-    private func expectUnchanged(_ entry: CommitJournal.Entry, at path: String? = nil) throws {
+    private func expectUnchanged(_ entry: CommitJournal.Entry, at path: FilePath? = nil) throws {
         guard let recorded = entry.identity else { return }
-        let now = try path.map(FileIdentity.of) ?? inInbox(entry.source, FileIdentity.of)
+        let now = try path.map(FileIdentity.of) ?? inInbox(FilePath(entry.source), FileIdentity.of)
         let same = path == nil ? now == recorded : now?.hasSameContent(as: recorded) == true
         if !same { throw ChangedFileError(path: entry.source) }
     }
@@ -253,14 +253,14 @@ final class SetCommitter: Sendable {
     /// Runs `body` with a path to the inbox file `path` that cannot leave the inbox on the way
     /// (`ContainedPath`): a set folder swapped for a link after it was listed cannot make the commit
     /// read, link or remove a file elsewhere. Errors name `path`, not the path `body` was given.
-    func inInbox<R>(_ path: String, _ body: (String) throws -> R) throws -> R {
+    func inInbox<R>(_ path: FilePath, _ body: (FilePath) throws -> R) throws -> R {
         do {
             return try ContainedPath.withPath(path, below: config.inbox) { pinned in
                 do {
                     return try body(pinned)
                 } catch var error as FileOperationError {
-                    error.operation = error.operation.replacingOccurrences(of: pinned, with: path)
-                    error.path = error.path.replacingOccurrences(of: pinned, with: path)
+                    error.operation = error.operation.replacingOccurrences(of: pinned.string, with: path.string)
+                    if error.path == pinned { error.path = path }
                     throw error
                 }
             }

@@ -1,3 +1,4 @@
+internal import SystemPackage
 
 /// A set's analysed files sorted by what becomes of them: new photos to commit, files to set
 /// aside (rejects to the quarantine, byte-identical duplicates beside it), and files skipped.
@@ -19,5 +20,5 @@ struct SetTriage: Sendable {
     /// Files this set and path catalogued in an earlier `copy`-mode run.
     var alreadyCatalogued = 0
     /// Staged thumbnails of duplicates: no longer needed.
-    var discardedThumbnails: [String] = []
+    var discardedThumbnails: [FilePath] = []
 }

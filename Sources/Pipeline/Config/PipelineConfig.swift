@@ -1,6 +1,6 @@
 package import Catalog
 package import Foundation
-import SystemPackage
+package import SystemPackage
 package import Vocabulary
 import FileSystem
 
@@ -11,13 +11,13 @@ package struct PipelineConfig: Sendable, Equatable {
     /// Whether originals leave the inbox.
     package enum Originals: String, Sendable { case move, copy }
 
-    package var inbox: String
-    package var library: String
+    package var inbox: FilePath
+    package var library: FilePath
     /// The catalogue: a SQLite file's path — `catalog.sqlite` in the library unless it is set, so a
     /// library moved by the configuration or `--library` takes its catalogue along — or a
     /// PostgreSQL URL (`postgresql://…`), which workers on several machines share.
     package var catalog: String {
-        get { explicitCatalog ?? (library as NSString).appendingPathComponent("catalog.sqlite") }
+        get { explicitCatalog ?? library.appending("catalog.sqlite").string }
         set { explicitCatalog = newValue }
     }
     /// The catalogue's path or URL when set; nil while it follows the library.
@@ -28,7 +28,7 @@ package struct PipelineConfig: Sendable, Equatable {
     package var claimLeaseSeconds = 60.0
     /// A shared catalogue: seconds a worker waits for an unreachable server before it gives up.
     package var catalogWaitSeconds = 60.0
-    package var quarantine: String
+    package var quarantine: FilePath
     package var thumbnailWidth = 400
     package var groupGapSeconds = 60.0
     package var grouping = Grouping.time
@@ -63,26 +63,26 @@ package struct PipelineConfig: Sendable, Equatable {
     }
 
     /// The defaults, with every path under `folder`.
-    package init(folder: String) {
+    package init(folder: FilePath) {
         inbox = Self.resolve("inbox", against: folder)
         library = Self.resolve("library", against: folder)
         quarantine = Self.resolve("quarantine", against: folder)
     }
 
     /// Reads and validates a config file; every problem names the file and the key.
-    package static func load(path: String) throws -> PipelineConfig {
+    package static func load(path: FilePath) throws -> PipelineConfig {
         let bytes: [UInt8]
         do {
-            bytes = try FileDescriptor.contents(of: FilePath(path))
+            bytes = try FileDescriptor.contents(of: path)
         } catch {
-            throw ConfigError(file: path, message: "cannot read the file (\(error))")
+            throw ConfigError(file: path.string, message: "cannot read the file (\(error))")
         }
-        return try parse(Data(bytes), file: path, folder: (path as NSString).deletingLastPathComponent)
+        return try parse(Data(bytes), file: path.string, folder: path.removingLastComponent())
     }
 
     /// Parses config JSON; `folder` is where relative paths resolve. Throws one `ConfigError` that
     /// lists every problem of the file.
-    package static func parse(_ data: Data, file: String, folder: String) throws -> PipelineConfig {
+    package static func parse(_ data: Data, file: String, folder: FilePath) throws -> PipelineConfig {
         guard let object = try? JSONSerialization.jsonObject(with: data) else {
             throw ConfigError(file: file, message: "not valid JSON")
         }
@@ -101,14 +101,14 @@ package struct PipelineConfig: Sendable, Equatable {
         return config
     }
 
-    private mutating func readPaths(_ reader: KeyReader, folder: String) {
+    private mutating func readPaths(_ reader: KeyReader, folder: FilePath) {
         if let value = reader.string("inbox") { inbox = Self.resolve(value, against: folder) }
         if let value = reader.string("library") { library = Self.resolve(value, against: folder) }
         if let value = reader.string("catalog") {
             if let problem = CatalogueLocation(value).problem {
                 reader.report("catalog", "is not a PostgreSQL URL libpq can read (\(problem))")
             }
-            catalog = CatalogueLocation.isURL(value) ? value : Self.resolve(value, against: folder)
+            catalog = CatalogueLocation.isURL(value) ? value : Self.resolve(value, against: folder).string
         }
         if let value = reader.string("quarantine") { quarantine = Self.resolve(value, against: folder) }
     }
@@ -153,12 +153,11 @@ package struct PipelineConfig: Sendable, Equatable {
                                      "settleSeconds", "rescanSeconds", "readyMarker", "claimLeaseSeconds", "catalogWaitSeconds",
                                      "minFreeMB"]).union(UploadLimits.keys).union(HTTPLimits.keys)
 
-    /// `path` made absolute against `folder` (unless it already is), `~` expanded.
-    package static func resolve(_ path: String, against folder: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
-        if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
-        let base = folder.isEmpty ? FileManager.default.currentDirectoryPath : folder
-        let absoluteBase = base.hasPrefix("/") ? base : FileManager.default.currentDirectoryPath + "/" + base
-        return ((absoluteBase as NSString).appendingPathComponent(expanded) as NSString).standardizingPath
+    /// `path` made absolute against `folder` (unless it already is; by default the working folder),
+    /// `~` expanded.
+    package static func resolve(_ path: String, against folder: FilePath = FilePath()) -> FilePath {
+        let here = FilePath(FileManager.default.currentDirectoryPath)
+        // `pushing` keeps an absolute path as it is and puts a relative one below the base.
+        return here.pushing(folder).pushing(FilePath((path as NSString).expandingTildeInPath)).lexicallyNormalized()
     }
 }

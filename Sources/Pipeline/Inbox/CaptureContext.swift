@@ -1,4 +1,5 @@
 package import Foundation
+package import SystemPackage
 
 /// Who a photo set was captured for, from the `capture.json` sidecar at the root of the set folder:
 /// `{"agentId": "chef", "agentName": "Practical Chef", "requestId": "r-17", "note": "…"}`.
@@ -26,14 +27,14 @@ package struct CaptureContext: Sendable, Equatable {
     }
 
     /// Reads and validates the sidecar at `path`, never following a symbolic link.
-    package static func load(path: String) throws(CaptureContextError) -> CaptureContext {
+    package static func load(path: FilePath) throws(CaptureContextError) -> CaptureContext {
         let snapshot: FileSnapshot
         do {
             snapshot = try FileSnapshot.read(path, maxBytes: maximumBytes)
         } catch {
-            throw CaptureContextError(file: path, message: "cannot be used: \(error.reason)")
+            throw CaptureContextError(file: path.string, message: "cannot be used: \(error.reason)")
         }
-        return try parse(Data(snapshot.bytes), file: path)
+        return try parse(Data(snapshot.bytes), file: path.string)
     }
 
     /// Validates sidecar JSON; every problem names `file` and the key.

@@ -1,5 +1,5 @@
-import Foundation
-import SystemPackage
+import Glibc
+internal import SystemPackage
 
 /// What tells a file's content apart without reading it: writing changes the size or the modification
 /// time, replacing the file changes the inode. Recorded when a photo is read and compared before and
@@ -12,8 +12,8 @@ package struct FileIdentity: Codable, Sendable, Equatable {
     package var inode: UInt64
 
     /// The identity of what is at `path` now (a symbolic link itself, not its target); nil when nothing is.
-    static func of(_ path: String) -> FileIdentity? {
-        guard let info = try? FilePath(path).stat(followTargetSymlink: false) else { return nil }
+    static func of(_ path: FilePath) -> FileIdentity? {
+        guard let info = try? path.stat(followTargetSymlink: false) else { return nil }
         return FileIdentity(size: info.size, modifiedSeconds: Int64(info.st_mtim.tv_sec),
                             modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), device: UInt64(info.deviceID.rawValue),
                             inode: UInt64(info.inode.rawValue))

@@ -1,6 +1,6 @@
 import Foundation
 import Imaging
-import SystemPackage
+internal import SystemPackage
 import FileSystem
 
 /// A photo file's bytes, read once, with the identity it had when read.
@@ -12,10 +12,10 @@ struct FileSnapshot {
     var inode: UInt64
 
     /// Reads a whole regular file without following a symbolic link and without blocking on a FIFO.
-    static func read(_ path: String, maxBytes: Int64) throws(PhotoError) -> FileSnapshot {
+    static func read(_ path: FilePath, maxBytes: Int64) throws(PhotoError) -> FileSnapshot {
         let file: FileDescriptor
         do {
-            file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
+            file = try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
         } catch {
             switch error as? Errno {
             case .tooManySymbolicLinkLevels: throw .symbolicLink

@@ -1,4 +1,4 @@
-import Foundation
+package import SystemPackage
 
 /// A file of a set, as found in the inbox.
 package struct InboxFile: Sendable, Hashable {
@@ -6,13 +6,13 @@ package struct InboxFile: Sendable, Hashable {
     package var setName: String
     /// Its path below the set folder: `IMG_0001.jpg` or `sub/IMG_0001.jpg`.
     package var relativePath: String
-    package var absolutePath: String
+    package var absolutePath: FilePath
 
-    package init(setName: String, relativePath: String, absolutePath: String) {
+    package init(setName: String, relativePath: String, absolutePath: FilePath) {
         self.setName = setName
         self.relativePath = relativePath
         self.absolutePath = absolutePath
     }
 
-    package var name: String { (relativePath as NSString).lastPathComponent }
+    package var name: String { FilePath(relativePath).lastComponent?.string ?? relativePath }
 }

@@ -1,4 +1,4 @@
-import SystemPackage
+internal import SystemPackage
 
 /// The folders an inbox walk never enters: the library and the quarantine, found by what they are
 /// (device and inode) rather than by their path, so that one moved or linked into the inbox after
@@ -23,14 +23,14 @@ package struct KeptOutFolders: Sendable {
     /// The library and quarantine of `config`, as they are now (a folder not yet made is none).
     package init(_ config: PipelineConfig) {
         folders = [("library", config.library), ("quarantine", config.quarantine)].compactMap { key, path in
-            guard let info = try? FilePath(path).stat(followTargetSymlink: true), info.type == .directory else { return nil }
+            guard let info = try? path.stat(followTargetSymlink: true), info.type == .directory else { return nil }
             return Folder(key: key, device: UInt64(info.deviceID.rawValue), inode: UInt64(info.inode.rawValue))
         }
     }
 
     /// The configuration key of the folder at `path` (not followed if it is a link), when it is one of them.
-    func key(of path: String) -> String? {
-        guard !folders.isEmpty, let info = try? FilePath(path).stat(followTargetSymlink: false), info.type == .directory else {
+    func key(of path: FilePath) -> String? {
+        guard !folders.isEmpty, let info = try? path.stat(followTargetSymlink: false), info.type == .directory else {
             return nil
         }
         return folders.first { $0.device == UInt64(info.deviceID.rawValue) && $0.inode == UInt64(info.inode.rawValue) }?.key

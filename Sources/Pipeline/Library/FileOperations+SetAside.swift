@@ -1,11 +1,12 @@
 import FileSystem
 import Foundation
+internal import SystemPackage
 
 extension FileOperations {
     /// Moves `source` out of the way to `desired` (or `name (2).ext`… when taken) with a `.reason`
     /// note beside it, as the quarantine keeps files; returns where it went. Never overwrites.
-    static func setAside(_ source: String, to desired: String, label: String, reason: String) throws -> String {
-        var taken = Set<String>()
+    static func setAside(_ source: FilePath, to desired: FilePath, label: String, reason: String) throws -> FilePath {
+        var taken = Set<FilePath>()
         let destination = unusedPath(desired, taken: &taken)
         try setAside(source, at: destination, note: reasonNote(label: label, reason: reason))
         return destination
@@ -25,11 +26,11 @@ extension FileOperations {
     /// first (replacing one an interrupted attempt left), then the file is moved: a crash leaves the
     /// file where it was, or the file and its note in place. Calling it again with the same arguments
     /// finishes what a crash interrupted, so a commit journal can replay it.
-    static func setAside(_ source: String, at destination: String, note: String) throws {
-        let notePath = destination + ".reason"
+    static func setAside(_ source: FilePath, at destination: FilePath, note: String) throws {
+        let notePath = FilePath(destination.string + ".reason")
         switch (exists(source), exists(destination)) {
         case (true, false):
-            try makeDirectories((destination as NSString).deletingLastPathComponent)
+            try makeDirectories(destination.removingLastComponent())
             try write(Array(note.utf8), to: notePath, replacing: true)
             do {
                 try move(source, to: destination)

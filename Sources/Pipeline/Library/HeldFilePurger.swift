@@ -1,6 +1,7 @@
 package import Catalog
 import Foundation
 package import Logging
+internal import SystemPackage
 
 /// Removes the files deleted captures kept for their undo (`ingest purge`).
 ///
@@ -34,11 +35,11 @@ package struct HeldFilePurger {
                 do {
                     try FileOperations.remove(path)
                     result.removed += 1
-                    FileOperations.removeEmptyFolders((path as NSString).deletingLastPathComponent, stoppingAt: config.library)
+                    FileOperations.removeEmptyFolders(path.removingLastComponent(), stoppingAt: config.library)
                 } catch {
                     logger.error("file of a deleted capture left in the library", metadata: ["file": "\(path)", "error": "\(error)"])
                     result.left += 1
-                    onLeft(FileReport(path: file, reason: "\(error)", keptAt: path))
+                    onLeft(FileReport(path: file, reason: "\(error)", keptAt: path.string))
                 }
             }
         }

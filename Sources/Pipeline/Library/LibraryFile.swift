@@ -1,6 +1,6 @@
 package import FileSystem
 import Foundation
-import SystemPackage
+package import SystemPackage
 
 /// A file of the library, open for reading, reached by its catalogued path (relative to the library)
 /// through real folders only: no symbolic link is followed on the way or at the end, and only a
@@ -27,16 +27,14 @@ package final class LibraryFile: Sendable {
     /// Opens `relative` below `library`. Throws `FileOperationError`: `EINVAL` for a path that is
     /// absolute, empty or has `.`, `..` or empty parts; `ELOOP` or `ENOTDIR` for a link on the way;
     /// `ENOENT` for a missing file; `EISDIR` for anything but a regular file.
-    package static func open(_ relative: String, library: String) throws(FileOperationError) -> LibraryFile {
+    package static func open(_ relative: String, library: FilePath) throws(FileOperationError) -> LibraryFile {
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard !relative.isEmpty, !relative.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
-            throw FileOperationError(operation: "open", path: relative, code: EINVAL)
+            throw FileOperationError(operation: "open", path: FilePath(relative), code: EINVAL)
         }
-        let root = library.hasSuffix("/") ? String(library.dropLast()) : library
-        let absolute = root + "/" + relative
-        return try FileOperationError.attempt("open", relative) {
-            let file = try ContainedPath.withPath(absolute, below: root) { path in
-                try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
+        return try FileOperationError.attempt("open", FilePath(relative)) {
+            let file = try ContainedPath.withPath(library.appending(relative), below: library) { path in
+                try FileDescriptor.open(path, .readOnly, options: [.noFollow, .nonBlocking, .closeOnExec])
             }
             let info: Stat
             do {
@@ -52,23 +50,23 @@ package final class LibraryFile: Sendable {
 
     /// Up to `count` bytes from `offset` (fewer at the end of the file).
     package func read(at offset: Int64, count: Int) throws(FileOperationError) -> [UInt8] {
-        try FileOperationError.attempt("read", path) { try descriptor.read(count: count, at: offset) }
+        try FileOperationError.attempt("read", FilePath(path)) { try descriptor.read(count: count, at: offset) }
     }
 
     /// The whole file, as long as it is at most `limit` bytes (else `EFBIG`).
     package func readAll(limit: Int64 = 64 << 20) throws(FileOperationError) -> [UInt8] {
-        guard size <= limit else { throw FileOperationError(operation: "read", path: path, code: EFBIG) }
+        guard size <= limit else { throw FileOperationError(operation: "read", path: FilePath(path), code: EFBIG) }
         return try read(at: 0, count: Int(size))
     }
 
     /// Puts the file at `destination` (replacing what is there): a hard link where the file systems
     /// allow one, else a copy. Not flushed: for exports, which can be made again.
-    package func copy(to destination: String) throws(FileOperationError) {
+    package func copy(to destination: FilePath) throws(FileOperationError) {
         try? FileOperations.remove(destination)
-        if (try? descriptor.link(to: FilePath(destination))) != nil { return }
+        if (try? descriptor.link(to: destination)) != nil { return }
         let bytes = try readAll(limit: .max)
         try FileOperationError.attempt("write", destination) {
-            let output = try FileDescriptor.open(FilePath(destination), .writeOnly, options: [.create, .truncate, .noFollow, .closeOnExec],
+            let output = try FileDescriptor.open(destination, .writeOnly, options: [.create, .truncate, .noFollow, .closeOnExec],
                                                  permissions: .newFile)
             _ = try output.closeAfter { try output.writeAll(bytes) }
         }

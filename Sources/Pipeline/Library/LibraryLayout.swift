@@ -1,18 +1,17 @@
-import Foundation
-import Logging
+internal import SystemPackage
 
 /// Where things live in the library. Paths in the catalogue are relative to its root.
 struct LibraryLayout {
-    var root: String
-    var quarantine: String
+    var root: FilePath
+    var quarantine: FilePath
 
-    var staging: String { (root as NSString).appendingPathComponent(".staging") }
-    var journal: String { (root as NSString).appendingPathComponent(".journal") }
+    var staging: FilePath { root.appending(".staging") }
+    var journal: FilePath { root.appending(".journal") }
     /// The photos each worker is reading now (`PhotosInFlight`).
-    var inFlight: String { (root as NSString).appendingPathComponent(".inflight") }
+    var inFlight: FilePath { root.appending(".inflight") }
     /// The photos a process died while reading, until they leave the inbox.
-    var crashes: String { (root as NSString).appendingPathComponent(".crashes") }
-    var duplicates: String { (quarantine as NSString).appendingPathComponent("duplicates") }
+    var crashes: FilePath { root.appending(".crashes") }
+    var duplicates: FilePath { quarantine.appending("duplicates") }
 
     func originalPath(set: String, file: String) -> String { "originals/\(set)/\(file)" }
 
@@ -20,12 +19,17 @@ struct LibraryLayout {
     func contextPath(set: String) -> String { originalPath(set: set, file: CaptureContext.fileName) }
 
     func thumbPath(set: String, file: String) -> String {
-        "thumbs/\(set)/\((file as NSString).deletingPathExtension).jpg"
+        var thumb = FilePath("thumbs").appending(set).appending(file)
+        thumb.extension = "jpg"
+        return thumb.string
     }
 
-    func absolute(_ relative: String) -> String { (root as NSString).appendingPathComponent(relative) }
+    /// The file at `relative`, a path as the catalogue holds it.
+    func absolute(_ relative: String) -> FilePath { root.appending(relative) }
 
-    func relative(_ absolute: String) -> String {
-        absolute.hasPrefix(root + "/") ? String(absolute.dropFirst(root.count + 1)) : absolute
+    /// `absolute` as the catalogue holds it: relative to the root when it lies below it.
+    func relative(_ absolute: FilePath) -> String {
+        var relative = absolute
+        return absolute != root && relative.removePrefix(root) ? relative.string : absolute.string
     }
 }

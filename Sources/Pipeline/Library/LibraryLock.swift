@@ -1,7 +1,7 @@
 import FileSystem
 import Foundation
 import Synchronization
-import SystemPackage
+package import SystemPackage
 
 /// The exclusive right to change a library: an `flock` on `<library>/.lock`, holding the holder's
 /// process id, so that two `ingest run` or `ingest watch` processes never work on one library.
@@ -10,11 +10,11 @@ import SystemPackage
 /// earlier. The file itself stays, so that a waiting process always locks the same file.
 package final class LibraryLock: Sendable {
     /// The lock file.
-    package let path: String
+    package let path: FilePath
     /// The open lock file while the lock is held; nil once released.
     private let descriptor: Mutex<FileDescriptor?>
 
-    private init(path: String, descriptor: FileDescriptor) {
+    private init(path: FilePath, descriptor: FileDescriptor) {
         self.path = path
         self.descriptor = Mutex(descriptor)
     }
@@ -22,18 +22,18 @@ package final class LibraryLock: Sendable {
     deinit { release() }
 
     /// The lock file of `library`.
-    package static func path(library: String) -> String {
-        (library as NSString).appendingPathComponent(".lock")
+    package static func path(library: FilePath) -> FilePath {
+        library.appending(".lock")
     }
 
     /// Takes the lock of `library` (creating the folder and the lock file when missing). Throws
     /// `LibraryLockError` naming the holder when another process has it, unless `wait` is true; then
     /// it blocks until the holder is done, calling `waiting` once with the holder's id first.
-    package static func acquire(library: String, wait: Bool, waiting: (Int32?) -> Void = { _ in }) throws -> LibraryLock {
+    package static func acquire(library: FilePath, wait: Bool, waiting: (Int32?) -> Void = { _ in }) throws -> LibraryLock {
         let path = path(library: library)
         try FileOperations.makeDirectories(library)
         let file = try FileOperationError.attempt("open the lock file", path) {
-            try FileDescriptor.open(FilePath(path), .readWrite, options: [.create, .noFollow, .closeOnExec], permissions: .newFile)
+            try FileDescriptor.open(path, .readWrite, options: [.create, .noFollow, .closeOnExec], permissions: .newFile)
         }
         do {
             try take(file, path: path, wait: wait, waiting: waiting)
@@ -47,7 +47,7 @@ package final class LibraryLock: Sendable {
     }
 
     /// Locks `file`, waiting for the holder when `wait` is true.
-    private static func take(_ file: FileDescriptor, path: String, wait: Bool, waiting: (Int32?) -> Void) throws {
+    private static func take(_ file: FileDescriptor, path: FilePath, wait: Bool, waiting: (Int32?) -> Void) throws {
         do {
             try file.lock(LOCK_EX | LOCK_NB)
         } catch where error == .wouldBlock {
@@ -62,8 +62,8 @@ package final class LibraryLock: Sendable {
 
     /// The process id of the process holding the lock of `library` now; nil when none does (or the
     /// lock file cannot be opened). Takes the lock for an instant when it is free.
-    package static func holder(library: String) -> Int32? {
-        guard let file = try? FileDescriptor.open(FilePath(path(library: library)), .readWrite, options: [.noFollow, .closeOnExec])
+    package static func holder(library: FilePath) -> Int32? {
+        guard let file = try? FileDescriptor.open(path(library: library), .readWrite, options: [.noFollow, .closeOnExec])
         else { return nil }
         defer { try? file.close() }
         do {

@@ -1,8 +1,9 @@
+package import SystemPackage
 import Foundation
 
 /// Another process holds the library's lock: the lock file and, when known, its holder's process id.
 package struct LibraryLockError: Error, CustomStringConvertible, Sendable {
-    package var path: String
+    package var path: FilePath
     package var holder: Int32?
 
     package var description: String {

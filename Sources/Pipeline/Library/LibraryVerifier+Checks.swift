@@ -1,6 +1,6 @@
 import Catalog
 import Foundation
-import SystemPackage
+internal import SystemPackage
 
 extension LibraryVerifier {
     /// The problems of one photo's original (hashed) and thumbnail (its header read).
@@ -40,7 +40,7 @@ extension LibraryVerifier {
     /// modification time against the catalogue's (the time when recorded), the thumbnail there.
     func quickCheck(_ photo: PhotoFiles) -> [LibraryProblem] {
         var problems: [LibraryProblem] = []
-        if let info = try? FilePath(layout.absolute(photo.originalPath)).stat(followTargetSymlink: false) {
+        if let info = try? layout.absolute(photo.originalPath).stat(followTargetSymlink: false) {
             if info.size != photo.byteSize {
                 problems.append(LibraryProblem(kind: .changedOriginal, path: photo.originalPath,
                                                detail: "\(info.size) bytes, \(photo.byteSize) catalogued"))
@@ -52,7 +52,7 @@ extension LibraryVerifier {
         } else {
             problems.append(LibraryProblem(kind: .missingOriginal, path: photo.originalPath, detail: "the file is gone"))
         }
-        if ((try? FilePath(layout.absolute(photo.thumbPath)).stat(followTargetSymlink: false))?.size ?? 0) == 0 {
+        if ((try? layout.absolute(photo.thumbPath).stat(followTargetSymlink: false))?.size ?? 0) == 0 {
             problems.append(LibraryProblem(kind: .missingThumbnail, path: photo.thumbPath, detail: "the file is gone or empty"))
         }
         return problems

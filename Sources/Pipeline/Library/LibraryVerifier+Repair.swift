@@ -1,5 +1,6 @@
 import Foundation
 import Catalog
+internal import SystemPackage
 
 // What `verify(repairing: true)` does about a problem: thumbnails are made anew from their
 // originals, unreferenced files are moved to `unreferencedFolder` with a `.reason` note (never
@@ -31,9 +32,9 @@ extension LibraryVerifier {
         var result = problem
         do {
             let destination = try FileOperations.setAside(
-                layout.absolute(problem.path), to: (unreferencedFolder as NSString).appendingPathComponent(problem.path),
+                layout.absolute(problem.path), to: unreferencedFolder.appending(problem.path),
                 label: "library/\(problem.path)", reason: "no catalogue row references it (found by ingest verify)")
-            FileOperations.removeEmptyFolders((layout.absolute(problem.path) as NSString).deletingLastPathComponent,
+            FileOperations.removeEmptyFolders(layout.absolute(problem.path).removingLastComponent(),
                                               stoppingAt: config.library)
             result.repair = "moved to \(destination)"
         } catch {

@@ -2,6 +2,7 @@ package import Catalog
 import FileSystem
 import Foundation
 package import Logging
+package import SystemPackage
 
 /// Checks that the library folder and the catalogue agree, and repairs what can be repaired.
 ///
@@ -49,7 +50,7 @@ package final class LibraryVerifier: Sendable {
     }
 
     /// Where `repair(_:)` puts files no row references: `<quarantine>/unreferenced/<library path>`.
-    package var unreferencedFolder: String { (config.quarantine as NSString).appendingPathComponent("unreferenced") }
+    package var unreferencedFolder: FilePath { config.quarantine.appending("unreferenced") }
 
     /// Compares the library with the catalogue, as closely as `depth` says, and with `repairing`
     /// repairs what it finds (see `repair(_:)`; not with a sample). Photos stream from the catalogue
@@ -151,7 +152,8 @@ package final class LibraryVerifier: Sendable {
             }
             pending.removeAll(keepingCapacity: true)
         }
-        try Directory.walk(config.library) { entry, path, depth in
+        try Directory.walk(config.library) { entry, relative, depth in
+            let path = relative.string
             if depth == 0 && isUnchecked(entry.name) { return false }
             if entry.isDirectory { return true }
             files += 1
@@ -165,8 +167,9 @@ package final class LibraryVerifier: Sendable {
 
     /// Whether a name at the library's root is none of the library's business.
     private func isUnchecked(_ name: String) -> Bool {
-        let catalogueName = (config.catalog as NSString).lastPathComponent
-        let catalogueHere = (config.catalog as NSString).deletingLastPathComponent == config.library
+        let catalogue = FilePath(config.catalog)
+        let catalogueName = catalogue.lastComponent?.string ?? ""
+        let catalogueHere = catalogue.removingLastComponent() == config.library
         return [".staging", ".journal", ".inflight", ".crashes"].contains(name) || name.hasPrefix("catalog.sqlite") || name.hasSuffix(".lock")
             || (catalogueHere && name.hasPrefix(catalogueName))
     }

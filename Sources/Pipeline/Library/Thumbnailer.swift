@@ -2,6 +2,7 @@ package import Catalog
 import Foundation
 import Imaging
 package import Logging
+internal import SystemPackage
 
 /// Makes thumbnails anew from the originals in the library, for `ingest thumbnails` and `ingest verify --repair`.
 ///
@@ -93,7 +94,7 @@ package final class Thumbnailer: Sendable {
                                              maxBytes: max(config.maxFileBytes, photo.byteSize))
         let thumbnail = try Thumbnail(original: original.bytes, width: width)
         let path = layout.absolute(photo.thumbPath)
-        try FileOperations.makeDirectories((path as NSString).deletingLastPathComponent)
+        try FileOperations.makeDirectories(path.removingLastComponent())
         try FileOperations.replace(path, with: thumbnail.jpeg)
         try catalogue.recordThumbnail(photoId: photo.id, width: thumbnail.width, height: thumbnail.height)
     }

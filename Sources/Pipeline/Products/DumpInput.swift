@@ -1,5 +1,5 @@
 import Foundation
-import SystemPackage
+internal import SystemPackage
 import FileSystem
 import Vocabulary
 
@@ -7,7 +7,7 @@ import Vocabulary
 /// magic bytes, whatever its name — through the system's `gzip -dc` in a child process, which
 /// decompresses on another core while this one parses.
 final class DumpInput {
-    let path: String
+    let path: FilePath
     /// The file's size in bytes, for progress.
     let fileSize: Int64
     /// Whether the file is gzip-compressed.
@@ -17,17 +17,17 @@ final class DumpInput {
     private var gzip: (process: Process, output: FileHandle, errors: Pipe)?
 
     /// Opens `path`; throws `ProductImportError.cannotRead` when it cannot be opened or is a folder.
-    init(path: String) throws {
+    init(path: FilePath) throws {
         self.path = path
         let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+            descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
         } catch {
-            throw ProductImportError.cannotRead(path: path, reason: "\(error)")
+            throw ProductImportError.cannotRead(path: path.string, reason: "\(error)")
         }
         file = FileHandle(fileDescriptor: descriptor.rawValue, closeOnDealloc: true)
         guard let status = try? descriptor.stat(), status.type == .regular else {
-            throw ProductImportError.cannotRead(path: path, reason: "not a regular file")
+            throw ProductImportError.cannotRead(path: path.string, reason: "not a regular file")
         }
         fileSize = status.size
         isGzip = (try? descriptor.read(count: 2, at: 0)) == [0x1F, 0x8B]
@@ -49,7 +49,7 @@ final class DumpInput {
         do {
             return try descriptor.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
         } catch {
-            throw ProductImportError.cannotRead(path: path, reason: "\(error)")
+            throw ProductImportError.cannotRead(path: path.string, reason: "\(error)")
         }
     }
 
@@ -62,7 +62,7 @@ final class DumpInput {
         gzip.process.waitUntilExit()
         guard !stoppingEarly, gzip.process.terminationStatus == 1 else { return }
         let message = String(decoding: gzip.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        throw ProductImportError.damagedGzip(path: path, reason: message.split(separator: "\n").last.map {
+        throw ProductImportError.damagedGzip(path: path.string, reason: message.split(separator: "\n").last.map {
             $0.replacingOccurrences(of: "gzip: stdin: ", with: "")
         } ?? "gzip failed")
     }
@@ -82,7 +82,7 @@ final class DumpInput {
         do {
             try process.run()
         } catch {
-            throw ProductImportError.cannotRead(path: path, reason: "cannot start gzip to decompress it: \(error)")
+            throw ProductImportError.cannotRead(path: path.string, reason: "cannot start gzip to decompress it: \(error)")
         }
         gzip = (process, output.fileHandleForReading, errors)
     }

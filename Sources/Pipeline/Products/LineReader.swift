@@ -1,3 +1,4 @@
+internal import SystemPackage
 import Foundation
 
 /// The lines of a byte stream, read in large chunks and handed out without copying: each line is
@@ -12,7 +13,7 @@ final class LineReader {
 
     private let input: DumpInput
     /// The dump's path, for messages.
-    var path: String { input.path }
+    var path: String { input.path.string }
     let maximumLine: Int
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int

@@ -1,6 +1,7 @@
 package import Catalog
 import Foundation
 package import Logging
+package import SystemPackage
 
 /// Streams an Open Food Facts dump into the catalogue's products: the CSV export or the JSONL dump,
 /// either optionally gzipped, told apart by their bytes. Memory stays bounded whatever the file's
@@ -30,7 +31,7 @@ package struct ProductImport {
 
     /// Imports the dump at `path`. Throws `ProductImportError` when the file cannot be read or is not
     /// a dump (nothing written); a stop after writing began is the report's `failure`.
-    package func run(path: String) throws -> ProductImportReport {
+    package func run(path: FilePath) throws -> ProductImportReport {
         let started = Date()
         let input = try DumpInput(path: path)
         let reader = LineReader(input: input, maximumLine: Self.maximumLine)
@@ -56,8 +57,8 @@ package struct ProductImport {
         let first: UnsafeBufferPointer<UInt8>
         do {
             switch try reader.next() {
-            case nil: throw ProductImportError.notADump(path: input.path, reason: "it is empty")
-            case .tooLong: throw ProductImportError.notADump(path: input.path, reason: "no line end in its first 16 MB")
+            case nil: throw ProductImportError.notADump(path: input.path.string, reason: "it is empty")
+            case .tooLong: throw ProductImportError.notADump(path: input.path.string, reason: "no line end in its first 16 MB")
             case let .text(line): first = Self.droppingByteOrderMark(line)
             }
         } catch let error as ProductImportError {
@@ -71,7 +72,7 @@ package struct ProductImport {
         }
         guard let csv = OFFCSVFormat(header: first, maximumRecord: Self.maximumLine) else {
             try? input.finish(stoppingEarly: true)
-            throw ProductImportError.notADump(path: input.path, reason: "its first line is neither a tab-separated "
+            throw ProductImportError.notADump(path: input.path.string, reason: "its first line is neither a tab-separated "
                 + "header with a code column nor a JSON object")
         }
         session.format = csv

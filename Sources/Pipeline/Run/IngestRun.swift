@@ -4,7 +4,7 @@ import FileSystem
 import Foundation
 package import Logging
 import Synchronization
-import SystemPackage
+internal import SystemPackage
 
 /// One sweep of the inbox: every set goes through the stages in order — analyse each photo, group
 /// the set's new photos into captures, plan the set's commit, commit it.
@@ -61,7 +61,7 @@ package final class IngestRun: Sendable {
         defer { inFlight.close() }
         let sets = sets.filter { !$0.files.isEmpty || !$0.skipped.isEmpty }
         let photos = sets.reduce(0) { $0 + $1.files.count }
-        var run = try catalogue.startRun(inbox: config.inbox, startedAt: Self.timestamp(started))
+        var run = try catalogue.startRun(inbox: config.inbox.string, startedAt: Self.timestamp(started))
         logger.info("run started", metadata: ["inbox": "\(config.inbox)", "sets": "\(sets.count)", "photos": "\(photos)"])
 
         let pass = RunPass(run: self, committer: committer, analyzer: analyzer, inFlight: inFlight, runId: run.id,
@@ -158,7 +158,7 @@ package final class IngestRun: Sendable {
     func commitStage(_ set: PhotoSet, _ outcomes: [PhotoOutcome], runId: Int64?, started: Date,
                              committer: SetCommitter, state: RunState, progress: ProgressCounter) {
         guard state.stopReason == nil else {
-            outcomes.stagedThumbnails.forEach { try? FilePath($0).remove() }
+            outcomes.stagedThumbnails.forEach { try? $0.remove() }
             return
         }
         do {

@@ -2,7 +2,7 @@ import FileSystem
 import Foundation
 import Imaging
 import Logging
-import SystemPackage
+internal import SystemPackage
 
 /// The photos a worker is reading, kept on disk so that a photo that crashes the process (a C
 /// library's `abort()` or fault on its bytes) is quarantined instead of crashing every run after it.
@@ -37,9 +37,9 @@ final class PhotosInFlight: Sendable {
     static let deathsToQuarantine = 2
     static let noteName = "signal"
 
-    private let folder: String
-    private let crashes: String
-    private let inbox: String
+    private let folder: FilePath
+    private let crashes: FilePath
+    private let inbox: FilePath
     private let note: FileDescriptor
     /// Each photo's deaths, by `set/path`.
     private let deaths: [String: [Record]]
@@ -48,20 +48,20 @@ final class PhotosInFlight: Sendable {
 
     /// Recovers what the workers whose lease has lapsed (and this one's earlier process) left in
     /// `layout.inFlight`, loads the deaths, and makes this worker's folder and crash note.
-    init(layout: LibraryLayout, worker session: WorkerSession, inbox: String, logger: Logger) throws {
+    init(layout: LibraryLayout, worker session: WorkerSession, inbox: FilePath, logger: Logger) throws {
         self.logger = logger
         let worker = session.id
         for name in try session.goneWorkersFolders({ try Self.folders(in: layout.inFlight) }, own: true) {
-            try Self.recover((layout.inFlight as NSString).appendingPathComponent(name), into: layout.crashes, logger: logger)
+            try Self.recover(layout.inFlight.appending(name), into: layout.crashes, logger: logger)
         }
         crashes = layout.crashes
         self.inbox = inbox
         deaths = try Self.deaths(in: crashes, inbox: inbox)
-        folder = (layout.inFlight as NSString).appendingPathComponent(worker)
+        folder = layout.inFlight.appending(worker)
         try FileOperations.makeDirectories(folder)
-        let notePath = (folder as NSString).appendingPathComponent(Self.noteName)
+        let notePath = folder.appending(Self.noteName)
         note = try FileOperationError.attempt("create", notePath) {
-            try FileDescriptor.open(FilePath(notePath), .writeOnly, options: [.create, .truncate, .closeOnExec],
+            try FileDescriptor.open(notePath, .writeOnly, options: [.create, .truncate, .closeOnExec],
                                     permissions: .newFile)
         }
         CrashNote.noting(to: note.rawValue)
@@ -89,11 +89,11 @@ final class PhotosInFlight: Sendable {
     /// `read`'s result for `file`, with the file's record on disk meanwhile; a suspect is read with
     /// no other photo beside it.
     func reading<T>(_ file: InboxFile, _ read: () -> T) -> T {
-        let record = (folder as NSString).appendingPathComponent(UUID().uuidString.lowercased() + ".json")
+        let record = folder.appending(UUID().uuidString.lowercased() + ".json")
         let body = { () -> T in
             let written = self.write(Record(set: file.setName, path: file.relativePath,
                                             identity: FileIdentity.of(file.absolutePath)), to: record)
-            defer { if written { try? FilePath(record).remove() } }
+            defer { if written { try? record.remove() } }
             return read()
         }
         return verdict(on: file) == .clear ? turns.withShare(of: 0, body) : turns.alone(body)
@@ -101,10 +101,10 @@ final class PhotosInFlight: Sendable {
 
     /// Writes `record` unflushed; false, with a warning, when it cannot: the photo is read all the
     /// same, only unguarded.
-    private func write(_ record: Record, to path: String) -> Bool {
+    private func write(_ record: Record, to path: FilePath) -> Bool {
         do {
             let bytes = Array(try JSONEncoder().encode(record))
-            let file = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+            let file = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                                                permissions: .newFile)
             _ = try file.closeAfter { try file.writeAll(bytes) }
             return true
@@ -116,7 +116,7 @@ final class PhotosInFlight: Sendable {
 
     private static func key(_ set: String, _ path: String) -> String { "\(set)/\(path)" }
 
-    private static func folders(in parent: String) throws -> [String] {
+    private static func folders(in parent: FilePath) throws -> [String] {
         guard FileOperations.isDirectory(parent) else { return [] }
         return try FileOperationError.attempt("list", parent) { try Directory.entries(of: parent) }
             .filter(\.isDirectory).map(\.name)
@@ -124,21 +124,21 @@ final class PhotosInFlight: Sendable {
 
     /// Turns the records a crashed process left in `folder` into deaths in `crashes`, then removes
     /// the folder.
-    private static func recover(_ folder: String, into crashes: String, logger: Logger) throws {
-        let notePath = (folder as NSString).appendingPathComponent(noteName)
-        let signal = (try? FileDescriptor.contents(of: FilePath(notePath))).flatMap { CrashNote.signal(in: String(decoding: $0, as: UTF8.self)) }
+    private static func recover(_ folder: FilePath, into crashes: FilePath, logger: Logger) throws {
+        let notePath = folder.appending(noteName)
+        let signal = (try? FileDescriptor.contents(of: notePath)).flatMap { CrashNote.signal(in: String(decoding: $0, as: UTF8.self)) }
         if let signal {
             let names = try FileOperationError.attempt("list", folder) { try Directory.entries(of: folder) }
                 .map(\.name).filter { $0.hasSuffix(".json") }
             var photos: [String] = []
             for name in names {
-                let path = (folder as NSString).appendingPathComponent(name)
-                guard let bytes = try? FileDescriptor.contents(of: FilePath(path)),
+                let path = folder.appending(name)
+                guard let bytes = try? FileDescriptor.contents(of: path),
                       var record = try? JSONDecoder().decode(Record.self, from: Data(bytes)) else { continue }
                 record.signal = signal
                 try FileOperations.makeDirectories(crashes)
                 // Replacing: a recovery cut short (another kill) is done again from the same records.
-                try FileOperations.write(Array(try JSONEncoder().encode(record)), to: (crashes as NSString).appendingPathComponent(name),
+                try FileOperations.write(Array(try JSONEncoder().encode(record)), to: crashes.appending(name),
                                          replacing: true)
                 photos.append(key(record.set, record.path))
             }
@@ -148,17 +148,17 @@ final class PhotosInFlight: Sendable {
     }
 
     /// The deaths in `crashes`, by photo; those of photos no longer in `inbox` as they were are removed.
-    private static func deaths(in crashes: String, inbox: String) throws -> [String: [Record]] {
+    private static func deaths(in crashes: FilePath, inbox: FilePath) throws -> [String: [Record]] {
         guard FileOperations.isDirectory(crashes) else { return [:] }
         var deaths: [String: [Record]] = [:]
         for entry in try FileOperationError.attempt("list", crashes, { try Directory.entries(of: crashes) }) {
-            let path = (crashes as NSString).appendingPathComponent(entry.name)
-            guard let bytes = try? FileDescriptor.contents(of: FilePath(path)),
+            let path = crashes.appending(entry.name)
+            guard let bytes = try? FileDescriptor.contents(of: path),
                   let record = try? JSONDecoder().decode(Record.self, from: Data(bytes)) else {
                 try FileOperations.remove(path)
                 continue
             }
-            let now = FileIdentity.of(((inbox as NSString).appendingPathComponent(record.set) as NSString).appendingPathComponent(record.path))
+            let now = FileIdentity.of(inbox.appending(record.set).appending(record.path))
             guard let now, record.identity.map(now.hasSameContent(as:)) ?? true else {
                 try FileOperations.remove(path)
                 continue

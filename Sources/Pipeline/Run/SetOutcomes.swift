@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+internal import SystemPackage
 
 /// The outcomes of one set's photos, filled in by the analysis workers in any order.
 final class SetOutcomes: Sendable {
@@ -27,7 +28,7 @@ final class SetOutcomes: Sendable {
 
 extension [PhotoOutcome] {
     /// The thumbnails the analyses staged.
-    var stagedThumbnails: [String] {
+    var stagedThumbnails: [FilePath] {
         compactMap { if case .analysed(let photo) = $0 { photo.thumbnail.path } else { nil } }
     }
 }

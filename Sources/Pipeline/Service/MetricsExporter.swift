@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Metrics
 import Prometheus
+package import SystemPackage
 
 /// ingest's metrics in Prometheus' text format. `bootstrap()` makes swift-metrics record into a
 /// registry where every `MetricFamily` gets its name, `# HELP` line, labels and buckets
@@ -32,7 +33,7 @@ package final class MetricsExporter: Sendable {
 
     /// Writes `text()` to `path` whole or not at all (built under a hidden name beside it, renamed
     /// over it), as node_exporter's textfile collector wants a file it may read at any time.
-    package func write(to path: String) throws {
+    package func write(to path: FilePath) throws {
         try FileOperations.write(Array(text().utf8), to: path, replacing: true)
     }
 }

@@ -1,7 +1,7 @@
 package import Catalog
 import FileSystem
 import Foundation
-import SystemPackage
+internal import SystemPackage
 
 /// Whether the service can do its work now: what `ingest status` prints and `/readyz` answers.
 /// Each check says what it found, so a failed one names what to fix.
@@ -46,11 +46,11 @@ package struct Readiness: Sendable, Encodable {
 
     /// A file made and removed: `access(2)` says yes to root on a read-only folder, and to anyone
     /// on a disk that is full of inodes.
-    private static func library(_ library: String) -> Check {
-        let probe = (library as NSString).appendingPathComponent(".ready-\(UUID().uuidString.prefix(8))")
+    private static func library(_ library: FilePath) -> Check {
+        let probe = library.appending(".ready-\(UUID().uuidString.prefix(8))")
         do {
             let file = try FileOperationError.attempt("create", probe) {
-                try FileDescriptor.open(FilePath(probe), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                try FileDescriptor.open(probe, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
                                         permissions: .newFile)
             }
             try? file.close()
@@ -61,7 +61,7 @@ package struct Readiness: Sendable, Encodable {
         }
     }
 
-    private static func inbox(_ inbox: String) -> Check {
+    private static func inbox(_ inbox: FilePath) -> Check {
         do {
             let sets = try FileOperationError.attempt("list", inbox) { try Directory.entries(of: inbox) }
                 .filter { $0.isDirectory && !$0.isHidden }.count
@@ -71,10 +71,10 @@ package struct Readiness: Sendable, Encodable {
         }
     }
 
-    private static func disk(_ library: String, floorMB: Int) -> (check: Check, free: UInt64?) {
+    private static func disk(_ library: FilePath, floorMB: Int) -> (check: Check, free: UInt64?) {
         let free: UInt64
         do {
-            free = try FilePath(library).availableBytes()
+            free = try library.availableBytes()
         } catch {
             return (Check(name: "disk", ok: false, detail: "cannot measure the disk of \(library): \(error)"), nil)
         }

@@ -1,7 +1,7 @@
 package import Catalog
 import FileSystem
 import Foundation
-import SystemPackage
+internal import SystemPackage
 import CoreMetrics
 
 /// The gauges read when the metrics are scraped rather than recorded as work happens: the inbox's
@@ -29,12 +29,12 @@ package enum ServiceGauges {
     /// When each set folder of the inbox with something to ingest last changed (seconds since
     /// 1970): a folder with hidden files only (`.DS_Store`), which a run leaves, waits for nothing.
     /// In `copy` mode a set stays in the inbox once ingested, and counts here too.
-    static func waitingSets(in inbox: String) throws -> [Double] {
+    static func waitingSets(in inbox: FilePath) throws -> [Double] {
         try FileOperationError.attempt("list", inbox) { try Directory.entries(of: inbox) }
             .filter { $0.isDirectory && !$0.isHidden }
             .compactMap { entry in
-                let folder = (inbox as NSString).appendingPathComponent(entry.name)
-                guard let status = try? FilePath(folder).stat(followTargetSymlink: false),
+                let folder = inbox.appending(entry.name)
+                guard let status = try? folder.stat(followTargetSymlink: false),
                       (try? Directory.entries(of: folder).contains { !$0.isHidden }) == true else {
                     return nil
                 }

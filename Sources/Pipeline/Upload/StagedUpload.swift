@@ -1,6 +1,6 @@
 import FileSystem
 import Foundation
-import SystemPackage
+package import SystemPackage
 
 /// One set being uploaded, in its staging folder: photos written as their bytes arrive, then either
 /// `commit()`ed into the inbox whole or `discard()`ed. Used by one request at a time (its calls
@@ -10,35 +10,35 @@ import SystemPackage
 package final class StagedUpload: @unchecked Sendable {
     /// The set's name in the inbox, made by the server.
     package let name: String
-    let folder: String
+    let folder: FilePath
     let staging: UploadStaging
     /// The photos' file names, in the order they came.
     package private(set) var photos: [String] = []
     /// Bytes of photos written so far.
     package private(set) var bytesWritten: Int64 = 0
     private var taken: Set<String> = []
-    private var open: (descriptor: FileDescriptor, path: String)?
+    private var open: (descriptor: FileDescriptor, path: FilePath)?
     /// Bytes of the open photo not yet written: a multipart parser hands a body over in pieces of a
     /// few hundred bytes (it stops at every CR), and a write per piece would cost a system call each.
     private var pending: [UInt8] = []
     static let writeSize = 1 << 20
 
-    init(name: String, folder: String, staging: UploadStaging) {
+    init(name: String, folder: FilePath, staging: UploadStaging) {
         self.name = name
         self.folder = folder
         self.staging = staging
     }
 
     /// Where the committed set lives in the inbox.
-    package var inboxFolder: String { (staging.inbox as NSString).appendingPathComponent(name) }
+    package var inboxFolder: FilePath { staging.inbox.appending(name) }
 
     /// Starts the next photo, named after `clientName` (cleaned, see `UploadFileName`); returns its name.
     package func startPhoto(clientName: String) throws -> String {
         try finishPhoto()
         let file = UploadFileName.clean(clientName, taken: &taken)
-        let path = (folder as NSString).appendingPathComponent(file)
+        let path = folder.appending(file)
         let descriptor = try FileOperationError.attempt("create", path) {
-            try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+            try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
                                     permissions: .newFile)
         }
         open = (descriptor, path)
@@ -79,18 +79,18 @@ package final class StagedUpload: @unchecked Sendable {
         object["requestId"] = context.requestId
         object["note"] = context.note
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        try FileOperations.write(Array(data), to: (folder as NSString).appendingPathComponent(CaptureContext.fileName))
+        try FileOperations.write(Array(data), to: folder.appending(CaptureContext.fileName))
     }
 
     /// Marks the set ready and moves it into the inbox with one rename, each name flushed to disk
     /// first: the inbox gets the whole set, or nothing of it.
     package func commit() throws {
         try finishPhoto()
-        try FileOperations.write([], to: (folder as NSString).appendingPathComponent(staging.readyMarker))
+        try FileOperations.write([], to: folder.appending(staging.readyMarker))
         try DurableFile.syncFolder(folder)
         let destination = inboxFolder
         try FileOperationError.attempt("move \(folder) to", destination) {
-            try FilePath(folder).rename(to: FilePath(destination))
+            try folder.rename(to: destination)
         }
         try DurableFile.syncFolder(staging.inbox)
         try DurableFile.syncFolder(staging.ownFolder)

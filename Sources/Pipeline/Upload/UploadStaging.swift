@@ -2,7 +2,7 @@ import Catalog
 import FileSystem
 package import Foundation
 import Synchronization
-import SystemPackage
+package import SystemPackage
 
 /// Where uploaded photo sets are written until they are complete: `<inbox>/.uploads/<server>/<set>/`,
 /// on the inbox's file system, hidden (no run or watch takes a hidden folder for a set). A complete
@@ -15,7 +15,7 @@ import SystemPackage
 /// it can take. A process id could not tell: ids are reused, and servers in containers sharing
 /// an inbox have the same ones.
 package struct UploadStaging: Sendable {
-    package let inbox: String
+    package let inbox: FilePath
     let readyMarker: String
     /// Bytes that must stay free on the inbox's disk (`minFreeMB`): an upload that would eat into
     /// them is refused, and one that does while it streams is cut off.
@@ -28,17 +28,17 @@ package struct UploadStaging: Sendable {
     }
 
     /// The folder of every server's staging folders.
-    package var root: String { (inbox as NSString).appendingPathComponent(".uploads") }
+    package var root: FilePath { inbox.appending(".uploads") }
 
     /// This process's staging folder's name: its process id, for people, and a random part, so
     /// that no two servers share one.
     private static let processFolderName = "\(getpid())-\(randomHex())"
     /// This process's staging folders (one for each inbox it has staged uploads in), open and
     /// locked, once made (`holdOwnFolder()`).
-    private static let heldFolders = Mutex<[String: FileDescriptor]>([:])
+    private static let heldFolders = Mutex<[FilePath: FileDescriptor]>([:])
 
     /// This process's staging folder.
-    var ownFolder: String { (root as NSString).appendingPathComponent(Self.processFolderName) }
+    var ownFolder: FilePath { root.appending(Self.processFolderName) }
 
     /// Makes this process's staging folder, locked until the process ends; again when it is gone.
     /// The folder is made and locked under a hidden name, then renamed: no sweep sees it unlocked.
@@ -47,9 +47,9 @@ package struct UploadStaging: Sendable {
             if heldFolders[ownFolder] != nil, FileOperations.isDirectory(ownFolder) { return }
             try? heldFolders.removeValue(forKey: ownFolder)?.close()
             try FileOperations.makeDirectories(root)
-            let fresh = (root as NSString).appendingPathComponent(".new-" + Self.processFolderName)
+            let fresh = root.appending(".new-" + Self.processFolderName)
             try? FileOperations.removeTree(fresh)
-            try FileOperationError.attempt("create the folder", fresh) { try FilePath(fresh).makeDirectory() }
+            try FileOperationError.attempt("create the folder", fresh) { try fresh.makeDirectory() }
             let folder = try Self.locked(fresh)
             do {
                 try FileOperations.move(fresh, to: ownFolder)
@@ -70,7 +70,7 @@ package struct UploadStaging: Sendable {
         var removed = 0
         let entries = try FileOperationError.attempt("list", root) { try Directory.entries(of: root) }
         for entry in entries {
-            let path = (root as NSString).appendingPathComponent(entry.name)
+            let path = root.appending(entry.name)
             guard entry.isDirectory else {
                 try FileOperations.removeTree(path)
                 removed += 1
@@ -87,9 +87,9 @@ package struct UploadStaging: Sendable {
 
     /// The folder at `path`, open and locked (`flock`, exclusive); throws when another process
     /// holds its lock. The lock lasts until the descriptor is closed.
-    private static func locked(_ path: String) throws -> FileDescriptor {
+    private static func locked(_ path: FilePath) throws -> FileDescriptor {
         let folder = try FileOperationError.attempt("open", path) {
-            try FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .noFollow, .closeOnExec])
+            try FileDescriptor.open(path, .readOnly, options: [.directory, .noFollow, .closeOnExec])
         }
         do {
             try FileOperationError.attempt("lock", path) { try folder.lock(LOCK_EX | LOCK_NB) }
@@ -104,8 +104,8 @@ package struct UploadStaging: Sendable {
     package func begin(at date: Date = Date()) throws -> StagedUpload {
         try holdOwnFolder()
         let name = Self.setName(at: date)
-        let folder = (ownFolder as NSString).appendingPathComponent(name)
-        try FileOperationError.attempt("create the folder", folder) { try FilePath(folder).makeDirectory() }
+        let folder = ownFolder.appending(name)
+        try FileOperationError.attempt("create the folder", folder) { try folder.makeDirectory() }
         return StagedUpload(name: name, folder: folder, staging: self)
     }
 
@@ -113,7 +113,7 @@ package struct UploadStaging: Sendable {
     package func checkSpace(for bytes: Int64) throws {
         let free: UInt64
         do {
-            free = try FilePath(inbox).availableBytes()
+            free = try inbox.availableBytes()
         } catch {
             throw UploadRefusal(.diskFull, "cannot measure the free space of the inbox's disk (\(error)).")
         }

@@ -1,6 +1,7 @@
 package import Catalog
 import FileSystem
 import Foundation
+package import SystemPackage
 
 /// What became of an uploaded set, for `GET /api/sets/{name}`: still in the inbox (waiting, or
 /// being ingested), ingested (its captures), or quarantined (every photo set aside, with reasons).
@@ -39,7 +40,7 @@ package struct UploadedSet: Sendable, Encodable, Equatable {
         let ingestingBefore = isIngesting(name)
         // A set none of whose photos was catalogued keeps its capture.json in the inbox (with the
         // reason it was not used); only photos still there make it waiting.
-        let folder = (config.inbox as NSString).appendingPathComponent(name)
+        let folder = config.inbox.appending(name)
         let inInbox = ((try? Directory.entries(of: folder)) ?? []).contains { !$0.isHidden && $0.name != CaptureContext.fileName }
         let captures = try catalogue.captures(matching: CaptureFilter(setName: name)).map(\.id)
         let aside = setAside(name, in: config.quarantine)
@@ -59,13 +60,13 @@ package struct UploadedSet: Sendable, Encodable, Equatable {
     }
 
     /// The photos of set `name` in the quarantine and among its duplicates, from their `.reason` notes.
-    static func setAside(_ name: String, in quarantine: String) -> [SetAside] {
-        let folders = [quarantine, (quarantine as NSString).appendingPathComponent("duplicates")]
+    static func setAside(_ name: String, in quarantine: FilePath) -> [SetAside] {
+        let folders = [quarantine, quarantine.appending("duplicates")]
         return folders.flatMap { folder -> [SetAside] in
-            let setFolder = (folder as NSString).appendingPathComponent(name)
+            let setFolder = folder.appending(name)
             let notes = ((try? Directory.entries(of: setFolder)) ?? []).filter { $0.name.hasSuffix(".reason") }
             return notes.map { entry in
-                let text = (try? String(contentsOfFile: (setFolder as NSString).appendingPathComponent(entry.name), encoding: .utf8)) ?? ""
+                let text = (try? FileDescriptor.contents(of: setFolder.appending(entry.name), options: .noFollow)).map { String(decoding: $0, as: UTF8.self) } ?? ""
                 return SetAside(file: String(entry.name.dropLast(".reason".count)),
                                 reason: FileOperations.reason(inNote: text) ?? "set aside")
             }

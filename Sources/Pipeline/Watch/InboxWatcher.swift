@@ -1,7 +1,7 @@
 import FileSystem
 import Foundation
 package import Logging
-import SystemPackage
+package import SystemPackage
 
 /// Changes below the inbox, from Linux inotify on the inbox and every folder in it.
 ///
@@ -24,7 +24,7 @@ package final class InboxWatcher: @unchecked Sendable {
         case overflow
     }
 
-    package let inbox: String
+    package let inbox: FilePath
     /// The file name that marks a set as complete (`.ready`).
     package let readyMarker: String
     private let logger: Logger
@@ -41,7 +41,7 @@ package final class InboxWatcher: @unchecked Sendable {
 
     /// Starts watching `inbox` and every folder below it. Throws `InboxWatchError` when the inbox
     /// cannot be watched (missing, not a folder, inotify limits reached).
-    package init(inbox: String, readyMarker: String, logger: Logger) throws {
+    package init(inbox: FilePath, readyMarker: String, logger: Logger) throws {
         self.inbox = inbox
         self.readyMarker = readyMarker
         self.logger = logger
@@ -59,7 +59,7 @@ package final class InboxWatcher: @unchecked Sendable {
         self.events = FileDescriptor(rawValue: events)
         wakeRead = wakeUps.readEnd
         wakeWrite = wakeUps.writeEnd
-        let watch = inotify_add_watch(events, inbox, Self.mask)
+        let watch = inbox.withPlatformString { inotify_add_watch(events, $0, Self.mask) }
         guard watch >= 0 else {
             throw InboxWatchError(path: inbox, message: "cannot watch the inbox: \(Self.reason(Errno(rawValue: errno)))")
         }
@@ -177,9 +177,10 @@ package final class InboxWatcher: @unchecked Sendable {
     private func watchTree(_ folder: String, seen: inout Set<String>) {
         if !folder.isEmpty { guard addWatch(folder) else { return } }
         seen.insert(folder)
-        let root = folder.isEmpty ? inbox : (inbox as NSString).appendingPathComponent(folder)
+        let root = inbox.appending(folder)
         let depth = folder.isEmpty ? 0 : folder.split(separator: "/").count
-        try? Directory.walk(root) { entry, relative, level in
+        try? Directory.walk(root) { entry, relativePath, level in
+            let relative = relativePath.string
             guard entry.isDirectory, !(folder.isEmpty && level == 0 && entry.isHidden),
                   depth + level + 1 <= PhotoSet.maximumDepth else { return false }
             let path = folder.isEmpty ? relative : folder + "/" + relative
@@ -191,13 +192,12 @@ package final class InboxWatcher: @unchecked Sendable {
 
     /// Watches `folder` (relative to the inbox); false when it cannot be watched.
     private func addWatch(_ folder: String) -> Bool {
-        let path = (inbox as NSString).appendingPathComponent(folder)
-        let watch = inotify_add_watch(events.rawValue, path, Self.mask)
+        let watch = inbox.appending(folder).withPlatformString { inotify_add_watch(events.rawValue, $0, Self.mask) }
         guard watch >= 0 else {
             let error = Errno(rawValue: errno)
             if error != .noSuchFileOrDirectory && error != .notDirectory {
                 logger.warning("cannot watch a folder; the periodic sweep still finds its set",
-                               metadata: ["folder": "\(path)", "error": "\(Self.reason(error))"])
+                               metadata: ["folder": "\(folder)", "error": "\(Self.reason(error))"])
             }
             return false
         }

@@ -3,7 +3,7 @@ import FileSystem
 import Foundation
 package import Logging
 import Synchronization
-import SystemPackage
+internal import SystemPackage
 
 /// `ingest watch`: ingests each photo set as soon as it is complete, until asked to stop.
 ///
@@ -174,14 +174,14 @@ package final class IngestWatch: @unchecked Sendable {
     /// The set folder `name` as it is now; throws when it is gone or no longer a folder (a symbolic
     /// link is not a set, as in `ingest run`).
     private func photoSet(_ name: String) throws -> PhotoSet {
-        let folder = (config.inbox as NSString).appendingPathComponent(name)
-        guard (try? FilePath(folder).stat(followTargetSymlink: false).type) == .directory else {
+        let folder = config.inbox.appending(name)
+        guard (try? folder.stat(followTargetSymlink: false).type) == .directory else {
             throw FileOperationError(operation: "list", path: folder, code: ENOTDIR)
         }
         return try PhotoSet(name: name, folder: folder, keepingOut: KeptOutFolders(config))
     }
 
-    private func markerPath(_ set: PhotoSet) -> String {
-        (set.folder as NSString).appendingPathComponent(config.readyMarker)
+    private func markerPath(_ set: PhotoSet) -> FilePath {
+        set.folder.appending(config.readyMarker)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SystemPackage
+internal import SystemPackage
 
 /// The size and modification time of each file of a set, to tell whether any of them changed.
 package struct SetStamps: Equatable, Sendable {
@@ -28,7 +28,7 @@ package struct SetStamps: Equatable, Sendable {
         let paths = set.files.map { ($0.relativePath, $0.absolutePath) }
             + (set.contextFile.map { [(CaptureContext.fileName, $0)] } ?? [])
         for (relative, absolute) in paths {
-            guard let info = try? FilePath(absolute).stat(followTargetSymlink: false) else { continue }
+            guard let info = try? absolute.stat(followTargetSymlink: false) else { continue }
             files[relative] = Stamp(size: info.size,
                                     modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
         }

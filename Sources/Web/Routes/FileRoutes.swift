@@ -6,6 +6,7 @@ import Imaging
 import Pipeline
 import Vocabulary
 import FileSystem
+import SystemPackage
 
 /// A photo's thumbnail and original under `/photos/{id}`, found by the photo's id in the catalogue —
 /// the URL never names a path — and opened below the library without following links
@@ -13,7 +14,7 @@ import FileSystem
 struct FileRoutes {
     let catalogue: Catalogue
     /// The library's folder.
-    let library: String
+    let library: FilePath
 
     var routes: RouteCollection<WebContext> {
         let routes = RouteCollection(context: WebContext.self)
@@ -62,7 +63,7 @@ struct FileRoutes {
     }
 
     /// Opens a file of `photo`; a missing or unreachable file is a 404 naming the photo.
-    private static func open(_ path: String, of photo: Photo, library: String) throws -> LibraryFile {
+    private static func open(_ path: String, of photo: Photo, library: FilePath) throws -> LibraryFile {
         do {
             return try LibraryFile.open(path, library: library)
         } catch {

@@ -1,5 +1,6 @@
 import Imaging
 import Vocabulary
+package import SystemPackage
 
 /// How the barcodes of one photo were read: every read each step made and what became of it
 /// (`ReadTrace`), then the codes the photo gave. What `ingest explain` prints.
@@ -30,7 +31,7 @@ extension PhotoAnalyzer {
     /// would quarantine. `rules`: the thresholds to read with (`bench/fit_rules.py` tries others).
     /// `reference`: whether to read the whole photo with zxing-cpp too (`zxingOnWholePhoto`); on a
     /// 12 MP photo that costs more than reading it.
-    package func explainBarcodes(ofPhotoAt path: String, rules: AcceptanceRules = .fitted, reference: Bool = true) throws -> BarcodeExplanation {
+    package func explainBarcodes(ofPhotoAt path: FilePath, rules: AcceptanceRules = .fitted, reference: Bool = true) throws -> BarcodeExplanation {
         try explainBarcodes(ofPhotoAt: path, each: [rules], reference: reference)[0]
     }
 
@@ -38,7 +39,7 @@ extension PhotoAnalyzer {
     /// rectangle decoded again at full resolution once, for all of them (how `bench/fit_rules.py`
     /// reads every photo with 128 combinations of thresholds). Each reading is a run's, with
     /// scanners of its own.
-    package func explainBarcodes(ofPhotoAt path: String, each rules: [AcceptanceRules], reference: Bool = true) throws -> [BarcodeExplanation] {
+    package func explainBarcodes(ofPhotoAt path: FilePath, each rules: [AcceptanceRules], reference: Bool = true) throws -> [BarcodeExplanation] {
         let snapshot = try FileSnapshot.read(path, maxBytes: config.maxFileBytes)
         let decoded: DecodedPhoto
         do {
@@ -56,14 +57,14 @@ extension PhotoAnalyzer {
         return try rules.map { rules in
             let trace = ReadTrace()
             let reader = BarcodeReader(symbologies: config.symbologies, rules: rules, trace: trace, memo: memo)
-            let reads = try barcodes(of: decoded, bytes: snapshot.bytes, with: reader, file: path) { box in
+            let reads = try barcodes(of: decoded, bytes: snapshot.bytes, with: reader, file: path.string) { box in
                 if let done = decodedAgain.first(where: { $0.box == box }) { return try done.result.get() }
                 let result = Result { () throws(ImageError) in try decoded.fullResolution(box, from: snapshot.bytes) }
                 decodedAgain.append((box, result))
                 return try result.get()
             }
             let codes = Self.deduplicated(reads.confirmed)
-            return BarcodeExplanation(photo: path, width: decoded.header.width, height: decoded.header.height,
+            return BarcodeExplanation(photo: path.string, width: decoded.header.width, height: decoded.header.height,
                                       overviewShrink: decoded.shrink, events: trace.events, codes: codes.map(\.productKey),
                                       unconfirmed: Self.deduplicated(reads.unconfirmed).map(\.productKey),
                                       addons: Dictionary(codes.compactMap { code in code.addon.map { (code.productKey, $0) } }) { first, _ in first },
