@@ -2,8 +2,8 @@
 package struct DecodedPhoto: Sendable {
     package var header: ImageHeader
     /// The photo's grey pixels at overview size: the green band of RGB, which reads barcodes about
-    /// as well as luminance and costs no conversion (not always: zxing-cpp reads
-    /// ../shared/realphotos/off/8588005778190_2 on its luminance and not on its green band).
+    /// as well as luminance and costs no conversion (not always: zxing-cpp reads a few real photos'
+    /// codes on luminance and not on the green band).
     package var overview: GreyImage
     /// How many original pixels one overview pixel spans, each way.
     package var shrink: Int

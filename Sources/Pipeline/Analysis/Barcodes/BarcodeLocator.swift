@@ -148,10 +148,9 @@ struct BarcodeLocator {
     /// with bars the same way that a path of such cells, balanced or not, joins to them. Where a
     /// bar or space is wider than half a cell (a close-up, or a large code), many cells hold a
     /// single edge. Alone such cells are the edges of shapes (`maximumImbalance`), so they are not
-    /// candidates, and rows of them cut a code into parts: on `off/4311501625217_4` the box of the
-    /// largest part (208×234 overview pixels) left the last quarter of the code out, and nothing
-    /// read it; its whole extent (244×364) reads. Single-edge cells join the parts but do not widen
-    /// the box: a package's edge beside the bars does not.
+    /// candidates, and rows of them cut a code into parts whose largest box leaves part of the code
+    /// out (`RealPhotoBarcodeTests.testReadAll_codeCutIntoPartsBySingleEdgeCells_isReadAcrossItsWholeExtent`).
+    /// Single-edge cells join the parts but do not widen the box: a package's edge beside the bars does not.
     private func extent(of region: [Int], direction: Double, in grid: CellGrid) -> [Int] {
         let tensors = grid.tensors
         var inRegion = [Bool](repeating: false, count: tensors.count)

@@ -126,8 +126,8 @@ extension BarcodeReader {
     /// `bars`: linear regions inside a 2-D candidate, where the template reader can judge its reads.
     /// A 2-D region is read as it lies, bars and the print around them together; where neither
     /// second opinion decides, its read counts only when its bars, read turned upright (the copy
-    /// made for bars), give the same code. A weighed-goods label read as a 2-D region gave ZBar a
-    /// misread 33 lines agreed on, which its bars alone did not give (off/2609928041263_1).
+    /// made for bars), give the same code: the print around the bars can make ZBar's lines agree on
+    /// a misread (`RealPhotoBarcodeTests.testReadAll_codeReadOnlyInA2DRegionWhoseBarsReadNothing_isDropped`).
     ///
     /// `fullResolution`: the photo's full-resolution pixels, when `image` is its shrunk overview. Where
     /// neither second opinion decides there, zxing-cpp reads the region at full resolution
@@ -176,8 +176,8 @@ extension BarcodeReader {
     /// `zxingReads` reads it in the overview; nil when those pixels cannot be had. A region of the
     /// overview holds a code at a pixel a module or less, where ZBar's reads of differently
     /// prepared copies can repeat one misread, and neither zxing-cpp nor the template reader can
-    /// tell there: a generated 12 MP photo of 7603465754155 at 3.9 px a module (1 in the overview)
-    /// gave ZBar 2624465754155 there, while zxing-cpp reads the right code at full resolution.
+    /// tell there, while zxing-cpp reads the right code at full resolution
+    /// (`FullResolutionBarcodeTests.testReadAll_overviewMisreadNeitherSecondOpinionDecides_isContradictedAtFullResolution`).
     func zxingReadsAtFullResolution(_ candidate: BarcodeCandidate, from fullResolution: FullResolution,
                                     scanners: Scanners) -> [BarcodeReading]? {
         let box = candidate.box.scaled(by: fullResolution.shrink)
