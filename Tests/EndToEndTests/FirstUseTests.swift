@@ -99,7 +99,7 @@ final class FirstUseTests: XCTestCase {
     func testReadme_isShort_andNamesEveryCommandAndConfigurationKey() throws {
         let readme = try String(contentsOf: IngestHarness.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         XCTAssertLessThanOrEqual(readme.filter { $0 == "\n" }.count, 300,
-                                 "README.md is for users; the engineering log belongs in docs/benchmarks.md")
+                                 "README.md is for users; history belongs in CHANGELOG.md and git log")
         // `ingest --help` lists each subcommand indented by two spaces, before its summary (whose
         // next lines are indented further), and ends with "See 'ingest help …'".
         let help = try IngestHarness.ingest(["--help"], in: try workFolder()).stdout
