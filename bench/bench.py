@@ -35,10 +35,10 @@ import time
 from typing import NamedTuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import report  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+ROOT, SHARED = common.ROOT, common.SHARED
 HEADING = "## Speed (bench/bench.py)"
 
 
@@ -138,9 +138,7 @@ def main():
         inbox = fresh_inbox(corpus, args.work, folder)
         base = os.path.dirname(inbox)
         config = os.path.join(base, "pipeline.json")
-        with open(config, "w") as f:
-            json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
-                       "quarantine": "quarantine", "workers": args.workers}, f)
+        common.write_config(config, workers=args.workers)
         extra = ["--metrics-file", os.path.join(base, "metrics.prom")] if metrics else []
         run = timed([binary, "run", "--config", config, "--quiet"] + extra)
         sh([binary, "export", "--config", config, "--csv", os.path.join(base, "captures.csv"), "--quiet"])

@@ -34,6 +34,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 from bench import corpus_and_ingest, fresh_inbox, sh  # noqa: E402
 from report import command_line, facts, section, write  # noqa: E402
 
@@ -109,9 +110,7 @@ def measure(args, corpus, ingest, cluster):
         inbox = fresh_inbox(corpus, args.work, "workers-" + name.replace(", ", "-"))
         base = os.path.dirname(inbox)
         config = os.path.join(base, "pipeline.json")
-        with open(config, "w") as f:
-            json.dump({"inbox": "inbox", "library": "library", "catalog": catalog, "quarantine": "quarantine",
-                       "workers": 2 if processes == 1 else 1}, f)
+        common.write_config(config, catalog=catalog, workers=2 if processes == 1 else 1)
         start = time.perf_counter()
         started = [subprocess.Popen([ingest, "run", "--config", config, "--verbose"], stdout=subprocess.DEVNULL,
                                     stderr=subprocess.PIPE, text=True) for _ in range(processes)]
