@@ -84,6 +84,14 @@ def fresh_inbox(corpus, work, name):
     return inbox
 
 
+def add_corpus_options(ap):
+    """--sets, --seed, --width and --height: the gen_corpus.py corpus corpus_and_ingest makes."""
+    ap.add_argument("--sets", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--width", type=int, default=4032)
+    ap.add_argument("--height", type=int, default=3024)
+
+
 def corpus_and_ingest(args):
     """The corpus folder (generated once, cached in --work), its expected.json, and the ingest
     binary to time (built in release mode unless --skip-build or --ingest)."""
@@ -94,16 +102,13 @@ def corpus_and_ingest(args):
         sh([sys.executable, os.path.join(SHARED, "corpus", "gen_corpus.py"), corpus, "--sets", str(args.sets),
             "--seed", str(args.seed), "--width", str(args.width), "--height", str(args.height)])
     if not args.skip_build and not args.ingest:
-        sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
+        common.build_release("ingest")
     return corpus, expected, os.path.abspath(args.ingest or os.path.join(ROOT, ".build", "release", "ingest"))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--width", type=int, default=4032)
-    ap.add_argument("--height", type=int, default=3024)
+    add_corpus_options(ap)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--runs", type=int, default=3, help="runs of each pipeline; the median counts")
     ap.add_argument("--work", default="/tmp/ingest-bench")

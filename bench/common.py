@@ -109,6 +109,13 @@ def homography(src, dst):
 
 
 # ---------------------------------------------------------------- running ingest
+def build_release(*products):
+    """`swift build -c release --product P` in the repository for each product, for the scripts
+    that build what they time unless told --skip-build."""
+    for product in products:
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
+
+
 def set_name(index):
     """The set folder of the index-th photo when every photo is its own set."""
     return f"photo-{index:03d}"
