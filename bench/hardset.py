@@ -44,6 +44,9 @@ from hardset_report import describe_binary, report  # noqa: E402
 from hardset_shots import PERTURBATIONS  # noqa: E402
 
 ROOT = common.ROOT
+# The pieces, in the order data flows: hardset_labels (a code drawn, warped) → hardset_shots (a photo
+# of it, PERTURBATIONS) and hardset_nobarcode → hardset_make (plan, render, truth.json) →
+# hardset_read (ingest, ZBar, pyzbar; scoring) → hardset_report. This file only wires them.
 
 
 def main():

@@ -104,6 +104,8 @@ def load_photos(folder):
 
 
 def make_inbox(photos, inbox):
+    """Every photo copied into a set of its own, INBOX/photo-NNN (a '#' in its name, which a URL
+    would cut short, becomes 'n')."""
     shutil.rmtree(inbox, ignore_errors=True)
     for index, (_, path, _, _, _) in enumerate(photos):
         folder = os.path.join(inbox, set_name(index))
