@@ -35,10 +35,10 @@ import time
 from typing import NamedTuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import report  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+ROOT, SHARED = common.ROOT, common.SHARED
 HEADING = "## Speed (bench/bench.py)"
 
 
@@ -84,6 +84,14 @@ def fresh_inbox(corpus, work, name):
     return inbox
 
 
+def add_corpus_options(ap):
+    """--sets, --seed, --width and --height: the gen_corpus.py corpus corpus_and_ingest makes."""
+    ap.add_argument("--sets", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--width", type=int, default=4032)
+    ap.add_argument("--height", type=int, default=3024)
+
+
 def corpus_and_ingest(args):
     """The corpus folder (generated once, cached in --work), its expected.json, and the ingest
     binary to time (built in release mode unless --skip-build or --ingest)."""
@@ -94,16 +102,13 @@ def corpus_and_ingest(args):
         sh([sys.executable, os.path.join(SHARED, "corpus", "gen_corpus.py"), corpus, "--sets", str(args.sets),
             "--seed", str(args.seed), "--width", str(args.width), "--height", str(args.height)])
     if not args.skip_build and not args.ingest:
-        sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
+        common.build_release("ingest")
     return corpus, expected, os.path.abspath(args.ingest or os.path.join(ROOT, ".build", "release", "ingest"))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--width", type=int, default=4032)
-    ap.add_argument("--height", type=int, default=3024)
+    add_corpus_options(ap)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--runs", type=int, default=3, help="runs of each pipeline; the median counts")
     ap.add_argument("--work", default="/tmp/ingest-bench")
@@ -138,9 +143,7 @@ def main():
         inbox = fresh_inbox(corpus, args.work, folder)
         base = os.path.dirname(inbox)
         config = os.path.join(base, "pipeline.json")
-        with open(config, "w") as f:
-            json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
-                       "quarantine": "quarantine", "workers": args.workers}, f)
+        common.write_config(config, workers=args.workers)
         extra = ["--metrics-file", os.path.join(base, "metrics.prom")] if metrics else []
         run = timed([binary, "run", "--config", config, "--quiet"] + extra)
         sh([binary, "export", "--config", config, "--csv", os.path.join(base, "captures.csv"), "--quiet"])

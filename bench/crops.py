@@ -22,66 +22,21 @@ set on. Needs pillow, numpy and python-barcode; `ingest` built in release mode.
 """
 import argparse
 import datetime as dt
-import io
 import json
-import math
 import os
 import random
 import subprocess
 import sys
 from collections import defaultdict
 
-import numpy as np
-from PIL import Image, ImageDraw, ImageFont
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import realphotos  # noqa: E402  (run_ingest, zbarimg_read, zxing_read, gtin13_candidates)
+import common  # noqa: E402
+import realphotos  # noqa: E402  (run_ingest, zbarimg_read)
+from common import check_digit  # noqa: E402
+from crops_render import render, save  # noqa: E402
+from ean import ean8_modules, ean13_modules, random_upce, upce_modules  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-
-# ---------------------------------------------------------------- symbols as modules ("1" = bar)
-SET_A = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011"]
-SET_C = ["".join("1" if b == "0" else "0" for b in a) for a in SET_A]
-SET_B = [c[::-1] for c in SET_C]
-EAN13_PARITY = ["AAAAAA", "AABABB", "AABBAB", "AABBBA", "ABAABB", "ABBAAB", "ABBBAA", "ABABAB", "ABABBA", "ABBABA"]
-# UPC-E: per check digit, the parity of the six digits for number system 0 (number system 1: swapped).
-UPCE_PARITY = ["BBBAAA", "BBABAA", "BBAABA", "BBAAAB", "BABBAA", "BAABBA", "BAAABB", "BABABA", "BABAAB", "BAABAB"]
-
-
-def check_digit(body):
-    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
-    return str((10 - total % 10) % 10)
-
-
-def ean13_modules(code):
-    parity = EAN13_PARITY[int(code[0])]
-    left = "".join((SET_A if p == "A" else SET_B)[int(d)] for p, d in zip(parity, code[1:7]))
-    right = "".join(SET_C[int(d)] for d in code[7:13])
-    return "101" + left + "01010" + right + "101"
-
-
-def ean8_modules(code):
-    return "101" + "".join(SET_A[int(d)] for d in code[:4]) + "01010" + "".join(SET_C[int(d)] for d in code[4:]) + "101"
-
-
-def upce_modules(code):
-    """code: 8 digits, number system 0 or 1, six digits, check digit."""
-    parity = UPCE_PARITY[int(code[7])]
-    if code[0] == "1":
-        parity = "".join("A" if p == "B" else "B" for p in parity)
-    return "101" + "".join((SET_A if p == "A" else SET_B)[int(d)] for p, d in zip(parity, code[1:7])) + "010101"
-
-
-def random_upce(rng):
-    """A valid UPC-E: its UPC-A expansion carries the check digit."""
-    while True:
-        ns, six = rng.choice("01"), "".join(rng.choice("0123456789") for _ in range(6))
-        upca = realphotos.upce_to_upca(ns + six + "0")[:11]
-        if six[5] in "012" and six[2:5] == "000":
-            continue  # several UPC-E forms of one UPC-A: keep the unambiguous ones
-        return ns + six + check_digit(upca)
-
+ROOT = common.ROOT
 
 def python_barcode_modules(kind, text):
     import barcode
@@ -107,7 +62,7 @@ def make_code(rng, kind):
         return ean8_modules(code), {"gtin13": "00000" + code, "ean8": code}
     if kind == "upce":
         code = random_upce(rng)
-        return upce_modules(code), {"gtin13": "0" + realphotos.upce_to_upca(code), "upce": code}
+        return upce_modules(code), {"gtin13": "0" + common.upce_to_upca(code), "upce": code}
     if kind == "badcheck":
         body = rng.choice("123456789") + digits(11)
         good = check_digit(body)
@@ -158,85 +113,6 @@ def degrade(rng):
     }
 
 
-def render(modules, text, p, rng):
-    """A grey crop of `modules` under conditions `p`."""
-    m, n = p["module"], len(modules)
-    quiet_left, quiet_right = p["quiet"]
-    code_px = n * m * (1 + abs(p["stretch"]) / 2)
-    width = int(math.ceil((quiet_left + quiet_right) * m + code_px)) + 2
-    digits_px = int(max(7, 7 * m)) if p["digits"] and text else 0
-    height = p["height"] + digits_px + int(rng.uniform(0, 0.3) * p["height"])
-    over = 8  # supersampling along the line
-    xs = (np.arange(width * over) + 0.5) / over
-    ys = np.arange(height) + 0.5
-    bars = np.array([c == "1" for c in modules] + [False])
-    # Module coordinate u of each point: a stretch that grows across the code (perspective), and a
-    # bend that shifts each row sideways (a curved package).
-    x0 = quiet_left * m
-    t = (xs - x0) / (n * m)
-    u = n * (t + p["stretch"] * t * (t - 1) / 2)
-    rows = []
-    for y in ys:
-        shift = p["bend"] * math.sin(math.pi * y / height) ** 2
-        uu = u - shift
-        spread = p["spread"] / 2
-        ink = np.zeros_like(uu)
-        inside = (uu > -1) & (uu < n + 1)
-        # A point is ink when a bar module lies within `spread` of it.
-        for offset in (-spread, 0.0, spread):
-            idx = np.floor(uu + offset).astype(int)
-            ok = inside & (idx >= 0) & (idx < n)
-            ink = np.maximum(ink, np.where(ok, bars[np.clip(idx, 0, n)], 0))
-        rows.append(ink.reshape(width, over).mean(axis=1))
-    image = np.array(rows, dtype=np.float64)
-    if digits_px:
-        image[p["height"]:, :] = 0
-    image = gaussian_rows(image, p["blur"] * m)
-    image = gaussian_cols(image, max(0.3, p["blur"] * m * 0.6))
-    light = 1 - p["light"] * np.linspace(0, 1, width)[None, :]
-    grey = (p["paper"] - (p["paper"] - p["ink"]) * image) * light
-    pil = Image.fromarray(np.clip(grey, 0, 255).astype(np.uint8))
-    if digits_px:
-        draw = ImageDraw.Draw(pil)
-        font = ImageFont.truetype(FONT, max(6, digits_px - 1)) if os.path.exists(FONT) else ImageFont.load_default()
-        draw.text((x0 + m * 3, p["height"]), text, fill=p["ink"], font=font)
-    if p["angle"]:
-        pil = pil.rotate(p["angle"], resample=Image.BICUBIC, expand=True, fillcolor=p["paper"])
-    grey = np.asarray(pil, dtype=np.float64)
-    if p["noise"]:
-        grey = grey + np.random.default_rng(rng.randint(0, 2**31)).normal(0, p["noise"], grey.shape)
-    return Image.fromarray(np.clip(grey, 0, 255).astype(np.uint8))
-
-
-def gaussian_rows(image, sigma):
-    return convolve(image, sigma, axis=1)
-
-
-def gaussian_cols(image, sigma):
-    return convolve(image, sigma, axis=0)
-
-
-def convolve(image, sigma, axis):
-    if sigma < 0.1:
-        return image
-    radius = int(3 * sigma) + 1
-    kernel = np.exp(-np.arange(-radius, radius + 1) ** 2 / (2 * sigma * sigma))
-    kernel /= kernel.sum()
-    padded = np.pad(image, [(radius, radius) if a == axis else (0, 0) for a in range(2)], mode="edge")
-    return np.apply_along_axis(lambda line: np.convolve(line, kernel, mode="valid"), axis, padded)
-
-
-def save(image, p, path):
-    if p["format"] == "png":
-        image.save(path + ".png")
-        return path + ".png"
-    buffer = io.BytesIO()
-    image.convert("RGB").save(buffer, "JPEG" if p["format"] == "jpeg" else "WEBP", quality=p["quality"])
-    with open(path + (".jpg" if p["format"] == "jpeg" else ".webp"), "wb") as f:
-        f.write(buffer.getvalue())
-    return f.name
-
-
 def generate(seed, count, out):
     rng = random.Random(seed)
     inbox = os.path.join(out, "inbox")
@@ -249,7 +125,7 @@ def generate(seed, count, out):
         p = degrade(rng)
         text = code.get("ean8") or code.get("upce") or code.get("gtin13") or code.get("text") or code.get("other") or code.get("none", "")
         image = render(modules, text if kind not in ("ean-like", "codabar") else "", p, rng)
-        name = realphotos.set_name(index)
+        name = common.set_name(index)
         os.makedirs(os.path.join(inbox, name))
         file = save(image, p, os.path.join(inbox, name, "crop"))
         truth[name] = {"kind": kind, **code, **p, "file": os.path.relpath(file, out)}
@@ -275,9 +151,9 @@ def load_or_generate(seed, count, out, reuse=True):
 # ---------------------------------------------------------------- scoring
 def is_own(entry, read):
     """read: (format, text, gtin13 or None)."""
-    _, text, gtin = read
+    text = read[1]
     if "gtin13" in entry:
-        return entry["gtin13"] in ({gtin} if gtin else realphotos.gtin13_candidates(text))
+        return common.reads_gtin(entry["gtin13"], read)
     if "text" in entry:
         return text == entry["text"]
     # A symbology ingest does not read: a reference reading it right is not wrong.
@@ -348,7 +224,7 @@ def main():
     ap.add_argument("--count", type=int, default=600)
     ap.add_argument("--out", default="/tmp/ingest-crops")
     ap.add_argument("--report", help="also write the Markdown report here")
-    ap.add_argument("--ingest", default=os.path.join(ROOT, ".build", "release", "ingest"))
+    ap.add_argument("--ingest", default=common.INGEST)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--references", action="store_true", help="also zbarimg and zxing-cpp")
     ap.add_argument("--reuse", action="store_true", help="keep crops made before with the same seed and count")
@@ -359,15 +235,16 @@ def main():
     results, seconds = {}, {}
     seconds["ingest"], results["ingest"] = realphotos.run_ingest(args.ingest, inbox, os.path.join(args.out, "work"), args.workers)
     if args.references:
-        photos = [(name, os.path.join(args.out, truth[name]["file"]), "", None) for name in sorted(truth)]
-        for label, read in (("zbarimg", realphotos.zbarimg_read), ("zxing", realphotos.zxing_read)):
-            seconds[label], by_index = realphotos.per_photo(read, photos, args.workers)
-            results[label] = {photos[int(k.split("-")[1])][0]: v for k, v in by_index.items()}
+        names = sorted(truth)
+        paths = [os.path.join(args.out, truth[name]["file"]) for name in names]
+        for label, read in (("zbarimg", realphotos.zbarimg_read), ("zxing", common.zxing_read)):
+            seconds[label], found = common.read_each(read, paths, args.workers)
+            results[label] = dict(zip(names, found))
     text = report(args, truth, results, seconds)
-    print(text)
     if args.report:
-        with open(args.report, "w") as f:
-            f.write(text)
+        common.write_report(args.report, text)
+    else:
+        print(text)
 
 
 if __name__ == "__main__":

@@ -39,19 +39,18 @@ import itertools
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import crops  # noqa: E402
-import hardset  # noqa: E402
+import common  # noqa: E402
 import realphotos  # noqa: E402
 import report  # noqa: E402
+from fit_rules_photos import pool, references  # noqa: E402
 
-ROOT = realphotos.ROOT
+ROOT = common.ROOT
 FITTED = os.path.join(ROOT, "Sources", "Pipeline", "Analysis", "Barcodes", "AcceptanceRules+Fitted.swift")
 SECTION = "## Leave one group out (bench/fit_rules.py)"
 # Each threshold's values, strictest first (the tie-break).
@@ -68,46 +67,6 @@ GRID = {
 WRONG_COST = 20
 # A looser threshold must gain more than this score (one photo) over its strictest value.
 EVIDENCE = 1
-
-
-# ---------------------------------------------------------------- the photos
-def pool(args):
-    """[(group, path, is_right(code) -> bool)]: every development photo."""
-    photos = []
-    for file, path, group, key, _ in realphotos.load_photos(args.photos):
-        photos.append((group, path, lambda code, g=group, k=key: is_code(g, k, code)))
-    crop_out = os.path.join(args.out, "crops")
-    truth = crops.load_or_generate(1, args.crops, crop_out)
-    for name in sorted(truth):
-        entry = truth[name]
-        photos.append(("generated crops", os.path.join(crop_out, entry["file"]),
-                       lambda code, e=entry: crops.is_own(e, (None, code, None))))
-    hard = argparse.Namespace(seed=1, per=0, nobarcode=135, out=os.path.join(args.out, "hardset"), reuse=True)
-    for name, entry in sorted(hardset.generate(hard)["sets"].items()):
-        photos.append(("generated, no code", os.path.join(hard.out, "inbox", entry["file"]), lambda code: False))
-    coded = argparse.Namespace(seed=3, per=args.hard, nobarcode=0, out=os.path.join(args.out, "hardset-coded"), reuse=True)
-    for name, entry in sorted(hardset.generate(coded)["sets"].items()):
-        photos.append(("generated, made hard", os.path.join(coded.out, "inbox", entry["file"]),
-                       lambda code, e=entry: is_hard_code(e, code)))
-    return photos
-
-
-def is_hard_code(entry, code):
-    """True when `code` (a product key) is the generated hard photo's code: its truth holds no
-    GTIN-13 for an EAN-8, whose product key is its GTIN-13 all the same."""
-    if entry["symbology"] == "EAN-8":
-        return code in (entry["value"], "00000" + entry["value"])
-    return hardset.is_correct((code, code), entry)
-
-
-def is_code(group, key, code):
-    """True when `code` (a product key as `ingest explain` gives it: a GTIN-13 for retail codes)
-    is the photo's code `key` (an EAN-8's key is its 8 digits)."""
-    if key is None:
-        return False
-    if realphotos.is_retail(group) or group.startswith("ean8"):
-        return bool(realphotos.gtin13_candidates(key) & realphotos.gtin13_candidates(code))
-    return realphotos.is_correct(group, key, (None, code, None))
 
 
 # ---------------------------------------------------------------- reading
@@ -149,11 +108,8 @@ def read_all(args, config, grid, paths):
         # A few photos at a time: the JSON of 128 readings of a photo is large.
         found = [[] for _ in missing]
         for i in range(0, len(chunk), 8):
-            run = subprocess.run([args.ingest, "explain", "--json", "--no-reference", "--config", config, "--rules", f.name]
-                                 + chunk[i:i + 8], capture_output=True, text=True)
-            if run.returncode not in (0, 1):
-                sys.exit(f"ingest explain exited {run.returncode}:\n{run.stderr[-3000:]}")
-            for index, explained in enumerate(json.loads(run.stdout or "[]")):
+            readings = common.explain(args.ingest, config, chunk[i:i + 8], ["--no-reference", "--rules", f.name], exits=(0, 1))
+            for index, explained in enumerate(readings):
                 found[index] += [(e["photo"], e["codes"]) for e in explained]
             done[0] += len(chunk[i:i + 8])
             print(f"\r{done[0]}/{len(paths)} photos read with {len(missing)} combinations, {time.monotonic() - start:.0f} s",
@@ -218,30 +174,11 @@ def fit(photos, reads, groups):
     return max(allowed, key=lambda i: (scores[i], -i))
 
 
-def references(args, photos):
-    """{path: True when zbarimg or zxing-cpp reads the photo's code} for the real photos, each
-    reader as bench/realphotos.py runs it (cached in OUT/references.json)."""
-    cache = os.path.join(args.out, "references.json")
-    if os.path.exists(cache):
-        with open(cache) as f:
-            return json.load(f)
-    real = [p for p in realphotos.load_photos(args.photos) if p[2] != "nobarcode"]
-    either = {}
-    for read in (realphotos.zbarimg_read, realphotos.zxing_read):
-        _, found = realphotos.per_photo(read, real, args.jobs)
-        for index, (_, path, group, key, _) in enumerate(real):
-            right = any(realphotos.is_correct(group, key, r) for r in found.get(realphotos.set_name(index), ()))
-            either[path] = either.get(path, False) or right
-    with open(cache, "w") as f:
-        json.dump(either, f)
-    return either
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--photos", default=os.path.join(os.path.dirname(ROOT), "shared", "realphotos"))
+    ap.add_argument("--photos", default=common.REALPHOTOS)
     ap.add_argument("--out", default="/tmp/ingest-fit")
-    ap.add_argument("--ingest", default=os.path.join(ROOT, ".build", "release", "ingest"))
+    ap.add_argument("--ingest", default=common.INGEST)
     ap.add_argument("--jobs", type=int, default=2, help="ingest explain processes at once")
     ap.add_argument("--crops", type=int, default=300, help="generated crops (bench/crops.py, seed 1)")
     ap.add_argument("--hard", type=int, default=8, help="generated hard photos per perturbation (bench/hardset.py, seed 3)")
@@ -256,9 +193,7 @@ def main():
     args.ingest = snapshot
     photos = pool(args)
     config = os.path.join(args.out, "pipeline.json")
-    with open(config, "w") as f:
-        json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
-                   "quarantine": "quarantine", "minPixels": realphotos.MIN_PIXELS}, f)
+    common.write_config(config, minPixels=realphotos.MIN_PIXELS)
     paths = [path for _, path, _ in photos]
     grid = combinations()
     reads = read_all(args, config, grid, paths)

@@ -23,10 +23,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 from bench import timed  # noqa: E402
 from report import command_line, facts, section, write  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = common.ROOT
 HEADING = "## HEIC (bench/heic.py)"
 CORPUS = "/tmp/ingest-bench/corpus-40-11-4032x3024/inbox"
 PER_SET = 3
@@ -60,9 +61,7 @@ def ingest_run(binary, inboxes, workers, work):
     for inbox in inboxes:
         for name in os.listdir(inbox):
             shutil.copytree(os.path.join(inbox, name), os.path.join(work, "inbox", name))
-    with open(os.path.join(work, "pipeline.json"), "w") as f:
-        f.write('{"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",'
-                f' "quarantine": "quarantine", "workers": {workers}}}\n')
+    common.write_config(os.path.join(work, "pipeline.json"), end="\n", workers=workers)
     return timed([binary, "run", "--config", "pipeline.json"], cwd=work)
 
 

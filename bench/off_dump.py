@@ -13,7 +13,12 @@ is cut short. `--codes FILE` puts these codes (one per line) in first, so a cata
 find products.
 """
 import argparse
+import os
 import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import check_digit  # noqa: E402
 
 META = ("code url creator created_t created_datetime last_modified_t last_modified_datetime last_modified_by "
         "last_updated_t last_updated_datetime product_name abbreviated_product_name generic_name quantity "
@@ -57,11 +62,6 @@ WORDS = ("sugar wheat flour palm oil hazelnuts skimmed milk powder cocoa whey le
 NAMES = "Crunchy Classic Organic Light Original Dark Whole Wholegrain Spicy Sweet Smoked Mini Family".split()
 THINGS = "Peanut butter|Hazelnut spread|Oat bars|Tomato soup|Crème fraîche|Müsli|Rice crackers|Green tea".split("|")
 BRANDS = "Acme,Ferrero,Barly,Łaciate,Heinz,Nestlé,Carrefour,Auchan,Lidl,Señor Postre".split(",")
-
-
-def check_digit(body):
-    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
-    return str((10 - total % 10) % 10)
 
 
 def random_code(rng):

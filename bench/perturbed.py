@@ -30,7 +30,8 @@ import numpy as np
 from PIL import Image, ImageEnhance, ImageFilter, ImageOps
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import realphotos as rp  # noqa: E402  (load_photos, make_inbox, run_ingest, per_photo, readers)
+import common  # noqa: E402
+import realphotos as rp  # noqa: E402  (load_photos, make_inbox, run_ingest, per_photo, zbarimg_read)
 
 
 def copies(image):
@@ -57,7 +58,7 @@ def other_copies(image):
     yield "motion5", image.filter(ImageFilter.Kernel((5, 5), [0] * 10 + [1] * 5 + [0] * 10, 5)), 92
     narrow = 0.12 * w
     yield "persp", image.transform((w, h), Image.PERSPECTIVE,
-                                   perspective([(narrow, 0), (w - narrow, 0), (w, h), (0, h)], [(0, 0), (w, 0), (w, h), (0, h)]),
+                                   common.homography([(0, 0), (w, 0), (w, h), (0, h)], [(narrow, 0), (w - narrow, 0), (w, h), (0, h)]),
                                    Image.BICUBIC, fillcolor=(210, 210, 210)), 92
     yield "scale50", image.resize((max(8, w // 2), max(8, h // 2)), Image.BOX), 90
     r, g, b = image.split()
@@ -84,15 +85,6 @@ def third_copies(image):
     yield "scale60q60", image.resize((max(8, round(w * .6)), max(8, round(h * .6))), Image.BICUBIC), 60
     yield "shear8", image.transform((w + round(0.14 * h), h), Image.AFFINE, (1, 0.14, -0.14 * h, 0, 1, 0),
                                     Image.BICUBIC, fillcolor=(220, 220, 220)), 92
-
-
-def perspective(corners, source):
-    """PIL's PERSPECTIVE coefficients that take the output's `corners` to the input's `source` corners."""
-    rows, values = [], []
-    for (x, y), (u, v) in zip(corners, source):
-        rows += [[x, y, 1, 0, 0, 0, -u * x, -u * y], [0, 0, 0, x, y, 1, -v * x, -v * y]]
-        values += [u, v]
-    return np.linalg.solve(np.array(rows, dtype=float), np.array(values, dtype=float)).tolist()
 
 
 def make_copies(photos, folder, ways=copies):
@@ -125,7 +117,7 @@ def tally(photos, reads):
     """{way: [retail read, retail n, wrong]}, [(name, wrong read)]."""
     per, wrongs = defaultdict(lambda: [0, 0, 0]), []
     for index, (name, _, group, key, _) in enumerate(photos):
-        way, found = name.split("/")[0], reads.get(rp.set_name(index), set())
+        way, found = name.split("/")[0], reads.get(common.set_name(index), set())
         bad = sorted(r for r in found if rp.is_wrong(name.split("/", 1)[1], group, key, r))
         if rp.is_retail(group):
             per[way][0] += any(rp.is_correct(group, key, r) for r in found)
@@ -137,9 +129,9 @@ def tally(photos, reads):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--photos", default=os.path.join(os.path.dirname(rp.ROOT), "shared", "realphotos"))
+    ap.add_argument("--photos", default=common.REALPHOTOS)
     ap.add_argument("--out", default="/tmp/ingest-perturbed")
-    ap.add_argument("--ingest", default=os.path.join(rp.ROOT, ".build", "release", "ingest"))
+    ap.add_argument("--ingest", default=common.INGEST)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--no-references", dest="references", action="store_false")
     ap.add_argument("--ways", choices=("standard", "other", "third"), default="standard")
@@ -154,7 +146,7 @@ def main():
     _, results["ingest"] = rp.run_ingest(args.ingest, inbox, os.path.join(args.out, "work"), args.workers)
     if args.references:
         _, results["zbarimg"] = rp.per_photo(rp.zbarimg_read, photos, args.workers)
-        _, results["zxing"] = rp.per_photo(rp.zxing_read, photos, args.workers)
+        _, results["zxing"] = rp.per_photo(common.zxing_read, photos, args.workers)
         results["either"] = {k: results["zbarimg"].get(k, set()) | results["zxing"].get(k, set())
                              for k in set(results["zbarimg"]) | set(results["zxing"])}
     ways = [way for way, _, _ in making(Image.new("RGB", (8, 8)))]
@@ -171,7 +163,7 @@ def main():
     if args.references:
         # The copies a plain decoder reads right and ingest does not: "never below them" (issue 29).
         for index, (name, _, group, key, _) in enumerate(photos):
-            right = lambda label: any(rp.is_correct(group, key, r) for r in results[label].get(rp.set_name(index), set()))  # noqa: E731
+            right = lambda label: any(rp.is_correct(group, key, r) for r in results[label].get(common.set_name(index), set()))  # noqa: E731
             if rp.is_retail(group) and not right("ingest") and (right("zbarimg") or right("zxing")):
                 readers = " and ".join(label for label in ("zbarimg", "zxing") if right(label))
                 print(f"- ingest lost: {name} (read by {readers})")

@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 from bench import ROOT, sh, timed  # noqa: E402
 from report import command_line, facts, section, write  # noqa: E402
 
@@ -74,7 +75,7 @@ def main():
         args.before = os.path.abspath(args.before)
     os.makedirs(args.work, exist_ok=True)
     if not args.skip_build and not args.ingest:
-        sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
+        common.build_release("ingest")
     ingest = os.path.abspath(args.ingest or os.path.join(ROOT, ".build", "release", "ingest"))
     path = dump(args)
     size = os.path.getsize(path)

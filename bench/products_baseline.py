@@ -9,8 +9,12 @@ Columns are found by name; a row with the wrong field count, a number that is no
 UTF-8 is skipped; codes are normalised to GTIN-14 (digits, leading zeros dropped, padded to 14).
 """
 import csv
+import os
 import sqlite3
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import gtin14  # noqa: E402
 
 TEXTS = [("name", ["product_name", "product_name_en", "generic_name"]), ("brands", ["brands"]),
          ("quantity", ["quantity"]), ("serving_size", ["serving_size"]), ("nutriscore_grade", ["nutriscore_grade"]),
@@ -20,13 +24,6 @@ NUMBERS = [("energy_kcal", "energy-kcal_100g"), ("fat", "fat_100g"), ("saturated
            ("proteins", "proteins_100g"), ("salt", "salt_100g"), ("nova_group", "nova_group"),
            ("last_modified", "last_modified_t")]
 COLUMNS = ["gtin14", "code"] + [c for c, _ in TEXTS] + [c for c, _ in NUMBERS]
-
-
-def gtin14(code):
-    if not code.isascii() or not code.isdigit():
-        return None
-    significant = code.lstrip("0")
-    return significant.zfill(14) if 0 < len(significant) <= 14 else None
 
 
 def main():

@@ -26,25 +26,20 @@ open) and the pip packages zxing-cpp and pillow; `ingest` built in release mode.
 report is printed and written to REPORT.
 """
 import argparse
-import csv
 import datetime as dt
-import json
 import os
-import re
 import shutil
-import sqlite3
-import subprocess
 import sys
-import tempfile
-import time
 import xml.etree.ElementTree as ET
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import realphotos_losses as losses  # noqa: E402
 import report  # noqa: E402
+from common import plain, set_name  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = common.ROOT
 # The photos are crops of codes out of photos, some 11 px tall: the default minPixels (64, the
 # shortest side of a product photo) would refuse 27 of them as "too small for a photo".
 MIN_PIXELS = 8
@@ -54,54 +49,11 @@ REPORTED_GROUPS = RETAIL_GROUPS + ("ean13-extension-1", "upca-extension-1", "cod
 
 
 # ---------------------------------------------------------------- codes
-def upce_to_upca(code):
-    """The 12-digit UPC-A of an 8-digit UPC-E (number system, six digits, check digit)."""
-    ns, d, check = code[0], code[1:7], code[7]
-    last = d[5]
-    if last in "012":
-        body = d[0:2] + last + "0000" + d[2:5]
-    elif last == "3":
-        body = d[0:3] + "00000" + d[3:5]
-    elif last == "4":
-        body = d[0:4] + "00000" + d[4]
-    else:
-        body = d[0:5] + "0000" + last
-    return ns + body + check
-
-
-def gtin_check_ok(gtin):
-    digits = [int(c) for c in gtin]
-    total = sum(d * (3 if i % 2 else 1) for i, d in enumerate(reversed(digits[:-1])))
-    return (10 - total % 10) % 10 == digits[-1]
-
-
-def gtin13_candidates(text):
-    """Every GTIN-13 a retail read's text can stand for (an 8-digit code is EAN-8 or UPC-E)."""
-    digits = re.sub(r"\D", "", text)
-    if len(digits) == 14 and digits[0] == "0":
-        digits = digits[1:]
-    if len(digits) == 13:
-        return {digits}
-    if len(digits) == 12:
-        return {"0" + digits}
-    if len(digits) == 8:
-        found = {"00000" + digits}
-        if digits[0] in "01":
-            found.add("0" + upce_to_upca(digits))
-        return found
-    return set()
-
-
 def expected_key(group, text):
     """What a correct read of this photo must be: a GTIN-13 for retail groups, the text otherwise."""
     if is_retail(group):
         return text[:13]  # the TSV holds retail codes as GTIN-13, an add-on's digits after them
     return plain(text)
-
-
-def plain(text):
-    """The text without line breaks: the TSV drops some and writes others as `<LF>`."""
-    return re.sub(r"\r|\n|<LF>", "", text)
 
 
 # Codes a photo holds besides the one its expected.tsv names (the README says "one barcode each"):
@@ -130,10 +82,9 @@ def is_retail(group):
 
 def is_correct(group, key, read):
     """read: (format, text, gtin13 or None)."""
-    _, text, gtin = read
     if is_retail(group):
-        return key in ({gtin} if gtin else gtin13_candidates(text))
-    return plain(text) in (key, key.replace('\\"', '"'))
+        return common.reads_gtin(key, read)
+    return plain(read[1]) in (key, key.replace('\\"', '"'))
 
 
 # ---------------------------------------------------------------- photos
@@ -152,11 +103,9 @@ def load_photos(folder):
     return photos
 
 
-def set_name(index):
-    return f"photo-{index:03d}"
-
-
 def make_inbox(photos, inbox):
+    """Every photo copied into a set of its own, INBOX/photo-NNN (a '#' in its name, which a URL
+    would cut short, becomes 'n')."""
     shutil.rmtree(inbox, ignore_errors=True)
     for index, (_, path, _, _, _) in enumerate(photos):
         folder = os.path.join(inbox, set_name(index))
@@ -166,27 +115,14 @@ def make_inbox(photos, inbox):
 
 # ---------------------------------------------------------------- readers
 def run_ingest(binary, inbox, work, workers):
-    """`ingest run` on a copy of the inbox; returns (seconds, {set: {(format, text, gtin13)}})."""
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    shutil.copytree(inbox, os.path.join(work, "inbox"))
-    config = os.path.join(work, "pipeline.json")
-    with open(config, "w") as f:
-        f.write('{"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",'
-                f' "quarantine": "quarantine", "workers": {workers}, "minPixels": {MIN_PIXELS}}}\n')
-    start = time.monotonic()
-    run = subprocess.run([binary, "run", "--config", config], capture_output=True, text=True)
-    seconds = time.monotonic() - start
-    if run.returncode not in (0, 1):
-        sys.exit(f"ingest run exited {run.returncode}:\n{run.stderr[-3000:]}")
+    """`ingest run` on a copy of the inbox (minPixels MIN_PIXELS); returns (seconds,
+    {set: {(format, text, gtin13)}}), every hit of every photo, and keeps the add-ons in ADDONS."""
+    seconds, _ = common.run_ingest(binary, inbox, work, end="\n", workers=workers, minPixels=MIN_PIXELS)
     reads = defaultdict(set)
-    with sqlite3.connect(f"file:{os.path.join(work, 'library', 'catalog.sqlite')}?mode=ro", uri=True) as db:
-        for name, symbology, text, gtin, addon in db.execute(
-                "SELECT c.set_name, h.symbology, h.text, h.gtin13, h.addon FROM barcode_hit h "
-                "JOIN photo p ON p.id = h.photo_id JOIN capture c ON c.id = p.capture_id"):
-            reads[name].add((symbology, text, gtin))
-            if addon:
-                ADDONS[name].add((gtin, addon))
+    for hit in common.barcode_hits(work):
+        reads[hit["set_name"]].add((hit["symbology"], hit["text"], hit["gtin13"]))
+        if hit["addon"]:
+            ADDONS[hit["set_name"]].add((hit["gtin13"], hit["addon"]))
     return seconds, reads
 
 
@@ -197,32 +133,17 @@ ADDONS = defaultdict(set)
 def zbarimg_read(path):
     """zbarimg's codes, all symbologies on (its defaults); a format its ImageMagick cannot open
     goes through a PNG made by vips."""
-    def run(file):
-        return subprocess.run(["zbarimg", "-q", "--nodbus", "--xml", file], capture_output=True, text=True)
-    out = run(path)
-    if out.returncode not in (0, 4):  # 4: opened, no code found
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = os.path.join(tmp, "photo.png")
-            subprocess.run(["vips", "copy", path, copy], check=True, capture_output=True)
-            out = run(copy)
+    out = common.zbarimg(["--xml"], path)
     if not out.stdout.strip():
         return set()
     root = ET.fromstring(out.stdout)
     return {(symbol.get("type"), symbol.findtext("{*}data") or "", None) for symbol in root.findall(".//{*}symbol")}
 
 
-def zxing_read(path):
-    import zxingcpp
-    from PIL import Image
-    with Image.open(path) as image:
-        return {(str(code.format), code.text, None) for code in zxingcpp.read_barcodes(image)}
-
-
 def per_photo(read, photos, workers):
-    start = time.monotonic()
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(read, [photo[1] for photo in photos]))  # (name, path, …)
-    return time.monotonic() - start, {set_name(i): r for i, r in enumerate(results)}
+    """read(path) of every photo ((name, path, …)), `workers` at once: (seconds, {set: reads})."""
+    seconds, results = common.read_each(read, [photo[1] for photo in photos], workers)
+    return seconds, {set_name(i): r for i, r in enumerate(results)}
 
 
 # ---------------------------------------------------------------- report
@@ -260,10 +181,10 @@ def table(photos, results):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--photos", default=os.path.join(os.path.dirname(ROOT), "shared", "realphotos"))
+    ap.add_argument("--photos", default=common.REALPHOTOS)
     ap.add_argument("--out", default="/tmp/ingest-realphotos")
     ap.add_argument("--report", default=os.path.join(ROOT, "docs", "recall.md"))
-    ap.add_argument("--ingest", default=os.path.join(ROOT, ".build", "release", "ingest"))
+    ap.add_argument("--ingest", default=common.INGEST)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--runs", type=int, default=1, help="ingest runs, to find photos whose reads vary")
     ap.add_argument("--no-references", dest="references", action="store_false",
@@ -280,13 +201,10 @@ def main():
     results["ingest"] = runs[-1]
     if args.references:
         seconds["zbarimg"], results["zbarimg"] = per_photo(zbarimg_read, photos, args.workers)
-        seconds["zxing"], results["zxing"] = per_photo(zxing_read, photos, args.workers)
+        seconds["zxing"], results["zxing"] = per_photo(common.zxing_read, photos, args.workers)
         results["either reference"] = {name: results["zbarimg"].get(name, set()) | results["zxing"].get(name, set())
                                        for name in set(results["zbarimg"]) | set(results["zxing"])}
-    report = render(args, photos, results, seconds, runs)
-    print(report)
-    with open(args.report, "w") as f:
-        f.write(report)
+    common.write_report(args.report, render(args, photos, results, seconds, runs))
 
 
 def render(args, photos, results, seconds, runs):
@@ -300,7 +218,7 @@ def render(args, photos, results, seconds, runs):
              f"- ingest: `ingest run`, {args.workers} workers, default symbologies, minPixels {MIN_PIXELS} (the photos are "
              "crops of codes, some 11 px tall); every hit of every photo counts",
              "- zbarimg: `zbarimg --xml` with its defaults; zxing: zxing-cpp "
-             f"{version('zxing-cpp')} (`zxingcpp.read_barcodes`, all formats)" if "zxing" in results else "", ""]
+             f"{common.package_version('zxing-cpp')} (`zxingcpp.read_barcodes`, all formats)" if "zxing" in results else "", ""]
     body = table(photos, results)
     lines += fitted_section(args.report) + [""]
     lines += ["## Codes read", ""] + body + [""]
@@ -333,7 +251,8 @@ def render(args, photos, results, seconds, runs):
         lines += ["", "## Loss table", "",
                   "Every photo a reference reads right and ingest does not, and what `ingest explain` says became of",
                   "its code: the rule that dropped the read (the last one), or that no step read it.", ""]
-        lines += loss_table(args, photos, results)
+        correct = {label: tally(photos, results[label])[2] for label in ("ingest", "zbarimg", "zxing")}
+        lines += losses.loss_table(args.ingest, os.path.join(args.out, "work", "pipeline.json"), photos, correct)
     if len(runs) > 1:
         varying = [photos[i][0] for i in range(len(photos)) if len({frozenset(r.get(set_name(i), ())) for r in runs}) > 1]
         lines += ["", f"## Same photos, same codes ({len(runs)} ingest runs)", "",
@@ -351,63 +270,6 @@ def fitted_section(path):
     while not lines[-1].strip():  # the blank line before the next heading is render's
         lines.pop()
     return lines
-
-
-def loss_table(args, photos, results):
-    """The loss table's rows (Markdown): `ingest explain --json` on each photo ingest lost."""
-    ours, zbar, zxing = (tally(photos, results[label])[2] for label in ("ingest", "zbarimg", "zxing"))
-    lost = [i for i in range(len(photos)) if photos[i][2] != "nobarcode" and not ours[set_name(i)]
-            and (zbar[set_name(i)] or zxing[set_name(i)])]
-    if not lost:
-        return ["none"]
-    config = os.path.join(args.out, "work", "pipeline.json")
-    explain = subprocess.run([args.ingest, "explain", "--json", "--config", config] + [photos[i][1] for i in lost],
-                             capture_output=True, text=True)
-    explained = {e["photo"]: e for e in json.loads(explain.stdout or "[]")}
-    rows = ["| photo | group | zbarimg | zxing | what became of the code in ingest |", "|---|---|---|---|---|"]
-    counts = defaultdict(int)
-    for i in lost:
-        file, path, group, key, _ = photos[i]
-        what, detail = fate(explained.get(path), key)
-        counts[what] += 1
-        rows.append(f"| `{file}` | {group} | {'yes' if zbar[set_name(i)] else 'no'} | {'yes' if zxing[set_name(i)] else 'no'} "
-                    f"| {what}{': ' + detail if detail else ''} |")
-    return rows + ["", "By what became of the code: " + ", ".join(f"{what} {n}" for what, n in sorted(counts.items())) + "."]
-
-
-def fate(explanation, key):
-    """What became of the code `key` in one `ingest explain` record: (what, detail)."""
-    if explanation is None:
-        return "not explained", "ingest explain failed on it"
-    events = [e for e in explanation["events"] if e.get("code") and (e["code"] == key or key in gtin13_candidates(e["code"]))]
-    if key in explanation["codes"]:
-        return "read alone, lost in the run", ""
-    drops = [e for e in events if e["outcome"] == "dropped"]
-    if drops:
-        last = drops[-1]
-        return "dropped", f"{last['because']} ({last['step']}: {last['source']}, {last.get('lines')} lines)"
-    if any(e["outcome"] == "unconfirmed" for e in events):
-        return "unconfirmed", "read once, no second read agreed"
-    others = sorted({plain(e["code"])[:40] for e in explanation["events"] if e["step"] == "decision"})
-    gave = f"the photo gave `{'`, `'.join(others)}`; " if others else ""
-    reference = explanation.get("zxingOnWholePhoto")
-    if reference is None or any(key == plain(code) or key in gtin13_candidates(code) for code in reference):
-        return "never read by any step", gave + f"the linked zxing-cpp reads it on the whole photo at full resolution ({LINKED_ZXING})"
-    return "not readable by the linked decoders", gave + ("zxing-cpp as linked reads nothing of it on the whole photo either "
-                                                          f"({LINKED_ZXING})")
-
-
-# What `ingest explain`'s reference read is: zxing-cpp as ingest links it, with its own defaults
-# (turned, shrunk, inverted) on the photo's luminance as ingest decodes it.
-LINKED_ZXING = "ingest's zxing-cpp with its defaults, on the luminance ingest decodes"
-
-
-def version(package):
-    try:
-        from importlib.metadata import version as v
-        return v(package)
-    except Exception:
-        return "?"
 
 
 if __name__ == "__main__":

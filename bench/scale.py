@@ -30,12 +30,12 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
+import common  # noqa: E402
 from bench import ROOT, SHARED, fresh_inbox, sh  # noqa: E402
 from report import command_line, facts, section, write  # noqa: E402
 
@@ -109,8 +109,7 @@ def main():
     if not shutil.which("sqlite3"):
         sys.exit("needs the sqlite3 CLI for the anchor: apt-get install sqlite3")
     if not args.skip_build:
-        sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
-        sh(["swift", "build", "-c", "release", "--product", "scale-fill"], cwd=ROOT)
+        common.build_release("ingest", "scale-fill")
     bin_dir = os.path.join(ROOT, ".build", "release")
     ingest = os.path.join(bin_dir, "ingest")
     big = fill(args, bin_dir)

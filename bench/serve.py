@@ -30,6 +30,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 from bench import ROOT, sh  # noqa: E402
 from report import command_line, facts, section, write  # noqa: E402
 from scale import SYNTHETIC_START, fill  # noqa: E402
@@ -101,8 +102,7 @@ def main():
     if not shutil.which("wrk"):
         sys.exit("needs wrk: scripts/setup --test installs it")
     if not args.skip_build:
-        sh(["swift", "build", "-c", "release", "--product", "ingest"], cwd=ROOT)
-        sh(["swift", "build", "-c", "release", "--product", "scale-fill"], cwd=ROOT)
+        common.build_release("ingest", "scale-fill")
     bin_dir = os.path.join(ROOT, ".build", "release")
     big = fill(args, bin_dir)
     sh(f"cat '{os.path.join(big, 'library', 'catalog.sqlite')}' > /dev/null")

@@ -16,16 +16,16 @@ docs/barcodes.md ("Whichever way round a photo lies") has its figures; RealPhoto
 the barcodes/ photos turned in memory.
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import realphotos  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = common.ROOT
 TURNS = (0, 90, 180, 270)
 BATCH = 40
 
@@ -53,9 +53,7 @@ def explain(binary, config, paths, jobs):
     batches = [paths[i:i + BATCH] for i in range(0, len(paths), BATCH)]
 
     def one(batch):
-        run = subprocess.run([binary, "explain", "--json", "--no-reference", "--config", config] + batch,
-                             capture_output=True, text=True)
-        return json.loads(run.stdout or "[]")
+        return common.explain(binary, config, batch, ["--no-reference"])
 
     codes = {}
     with ThreadPoolExecutor(jobs) as pool:
@@ -79,16 +77,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--photos", default=os.path.join(ROOT, "..", "shared", "realphotos"))
     parser.add_argument("--out", default="/tmp/ingest-turned")
-    parser.add_argument("--ingest", default=os.path.join(ROOT, ".build", "release", "ingest"))
+    parser.add_argument("--ingest", default=common.INGEST)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
 
     photos = realphotos.load_photos(os.path.abspath(args.photos))
     os.makedirs(args.out, exist_ok=True)
     config = os.path.join(args.out, "pipeline.json")
-    with open(config, "w") as f:
-        json.dump({"inbox": "inbox", "library": "library", "catalog": "library/catalog.sqlite",
-                   "quarantine": "quarantine", "workers": 1, "minPixels": realphotos.MIN_PIXELS}, f)
+    common.write_config(config, workers=1, minPixels=realphotos.MIN_PIXELS)
 
     kinds = [os.path.basename(os.path.dirname(path)) for _, path, _, _, _ in photos]
     reads = {}

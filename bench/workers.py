@@ -34,7 +34,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import corpus_and_ingest, fresh_inbox, sh  # noqa: E402
+import common  # noqa: E402
+from bench import add_corpus_options, corpus_and_ingest, fresh_inbox, sh  # noqa: E402
 from report import command_line, facts, section, write  # noqa: E402
 
 HEADING = "## PostgreSQL workers (bench/workers.py)"
@@ -80,10 +81,7 @@ class Cluster:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--width", type=int, default=4032)
-    ap.add_argument("--height", type=int, default=3024)
+    add_corpus_options(ap)
     ap.add_argument("--runs", type=int, default=3, help="runs of each pipeline; the median counts")
     ap.add_argument("--work", default="/tmp/ingest-bench", help="where bench/bench.py caches its corpus")
     ap.add_argument("--skip-build", action="store_true")
@@ -109,9 +107,7 @@ def measure(args, corpus, ingest, cluster):
         inbox = fresh_inbox(corpus, args.work, "workers-" + name.replace(", ", "-"))
         base = os.path.dirname(inbox)
         config = os.path.join(base, "pipeline.json")
-        with open(config, "w") as f:
-            json.dump({"inbox": "inbox", "library": "library", "catalog": catalog, "quarantine": "quarantine",
-                       "workers": 2 if processes == 1 else 1}, f)
+        common.write_config(config, catalog=catalog, workers=2 if processes == 1 else 1)
         start = time.perf_counter()
         started = [subprocess.Popen([ingest, "run", "--config", config, "--verbose"], stdout=subprocess.DEVNULL,
                                     stderr=subprocess.PIPE, text=True) for _ in range(processes)]
