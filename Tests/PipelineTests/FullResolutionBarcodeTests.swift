@@ -74,10 +74,10 @@ final class FullResolutionBarcodeTests: XCTestCase {
         return try runPython("""
             import os, sys, types
             sys.path.insert(0, os.path.join(sys.argv[1], "bench"))
-            import hardset
+            import hardset_make
             args = types.SimpleNamespace(seed=1, per=30, nobarcode=0, out=sys.argv[2])
-            job = next(job for job in hardset.plan(args) if job["set"] == sys.argv[3])
-            _, file, _ = hardset.render(job)
+            job = next(job for job in hardset_make.plan(args) if job["set"] == sys.argv[3])
+            _, file, _ = hardset_make.render(job)
             print(os.path.join(args.out, "inbox", file))
             """, arguments: [IngestHarness.packageRoot.path, folder, name]).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -197,9 +197,9 @@ final class RealPhotoBarcodeTests: XCTestCase {
         let file = try runPython("""
             import argparse, os, sys
             sys.path.insert(0, os.path.join(sys.argv[1], "bench"))
-            import hardset
-            jobs = hardset.plan(argparse.Namespace(seed=3, per=8, nobarcode=0, out=sys.argv[2]))
-            print(hardset.render(next(job for job in jobs if job["set"] == "jpeg-004"))[1], end="")
+            import hardset_make
+            jobs = hardset_make.plan(argparse.Namespace(seed=3, per=8, nobarcode=0, out=sys.argv[2]))
+            print(hardset_make.render(next(job for job in jobs if job["set"] == "jpeg-004"))[1], end="")
             """, arguments: [IngestHarness.packageRoot.path, folder])
         let trace = ReadTrace()
         let reads = try Self.readAll(URL(fileURLWithPath: folder).appendingPathComponent("inbox/\(file)"), minSide: 64,
