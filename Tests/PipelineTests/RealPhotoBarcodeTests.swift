@@ -12,8 +12,10 @@ import XCTest
 /// the order photos are read in or on the number of workers. bench/realphotos.py reports the same
 /// photos beside zbarimg and zxing-cpp.
 final class RealPhotoBarcodeTests: XCTestCase {
-    /// What the reader reads today (docs/recall.md); a change that reads less fails here.
-    static let floors = ["retail": 76, "code128-1": 6, "qrcode-2": 54]
+    /// What the reader reads today (docs/recall.md); a change that reads less fails here. (75 since
+    /// one decoder's reads of two copies are one witness: `barcodes/ean13-1-34`, read only by
+    /// zxing-cpp on 4 and 3 lines of its ×1.5 and ×2 copies and by neither reference, is unconfirmed.)
+    static let floors = ["retail": 75, "code128-1": 6, "qrcode-2": 54]
 
     /// Every photo with a code, then every photo without, read once in that order by two workers:
     /// the reads the tests below check, made once for all of them.

@@ -55,7 +55,7 @@ extension BarcodeReader {
                 if copy.isWholeOverview { acrossOverview += readings.withoutConflicts() }
                 for reading in readings.conflicted() { evidence.addConflicted(reading.placed(at: copy.place(reading.box)), from: source) }
             }
-            // Two decoders, or two views, can repeat one misread of a blurred code; the template
+            // Two decoders can repeat one misread of a blurred code; the template
             // reader, which models the blur, overrules them where it clearly fits another pattern.
             // Two decoders agree only where zxing-cpp does not also read another code around it:
             // a damaged UPC-A gave ZBar and zxing-cpp one misread, ZBar's on 16 lines upright and
@@ -107,6 +107,7 @@ extension BarcodeReader {
             for half in ["upper", "lower"] {
                 evidence.add(reading, from: Evidence.Source(decoder: "template", view: half))
             }
+            evidence.standAlone(reading)
         }
         return evidence
     }

@@ -3,10 +3,12 @@ import Vocabulary
 ///
 /// A QR code counts at once: its Reed–Solomon code corrects errors and detects the rest, so a
 /// misread that decodes is all but impossible. A linear code has only its check digit, which one
-/// misread in ten passes: it counts when read twice independently — by the two decoders, or by one
-/// decoder at two scales or polarities. Not by one decoder on a sharpened or stretched copy of the
-/// same scale (ZBar repeated its misreads there), nor once however many scan lines agreed on such a
-/// copy (a sharpened copy of a blurred code gave a misread 46 lines agreed on); only zxing-cpp's
+/// misread in ten passes: it counts when read twice independently — by two decoders (ZBar, zxing-cpp,
+/// the template reader). Not by one decoder on two copies of the same pixels, whatever their scale,
+/// polarity, sharpening or levels: one decoder repeats its misreads across copies (ZBar read a UPC-E
+/// out of half a cut UPC-A on its ×1.5 and ×2 copies), so it is one witness. Nor once however many
+/// scan lines agreed on such a copy (a sharpened copy of a blurred code gave a misread 46 lines
+/// agreed on); only zxing-cpp's
 /// read of a photo's overview as it is, by as many rows as a ZBar read of the overview needs
 /// to count alone (`standAlone`). Reads of a part of a code were dropped before (`QuietZone`): a
 /// decoder repeats those at every scale. A read among reads of other codes across the same bars
@@ -104,6 +106,6 @@ struct Evidence {
     }
 
     private func counts(_ key: String) -> Bool {
-        first[key]!.symbology == .qr || sources[key]!.count >= 2 || standing.contains(key)
+        first[key]!.symbology == .qr || Set(sources[key]!.map(\.decoder)).count >= 2 || standing.contains(key)
     }
 }
