@@ -258,7 +258,7 @@ def write_fitted(rules):
         f.write("// Written by bench/fit_rules.py; do not edit by hand, run it again.\n\n"
                 "extension AcceptanceRules {\n"
                 "    /// The thresholds the reader uses (see `AcceptanceRules`).\n"
-                f"    public static let fitted = AcceptanceRules(trustedLines: {rules['trustedLines']}, "
+                f"    package static let fitted = AcceptanceRules(trustedLines: {rules['trustedLines']}, "
                 f"confirmedLines: {rules['confirmedLines']}, quietZoneNearest: {rules['quietZoneNearest']:.1f}, "
                 f"quietZoneLines: {rules['quietZoneLines']},\n"
                 f"                                               quietZoneCrossings: {rules['quietZoneCrossings']}, "
