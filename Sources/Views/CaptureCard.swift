@@ -10,9 +10,12 @@ package struct CaptureCard: Sendable {
     package var thumbnail: Photo?
     /// The agent's latest name, else the one at capture time.
     package var agentName: String?
+    /// Its photos' barcode hits, in their order.
+    package var hits: [BarcodeHit]
 
-    package init(capture: Capture, product: Product?, thumbnail: Photo?, agentName: String?) {
+    package init(capture: Capture, product: Product?, thumbnail: Photo?, agentName: String?, hits: [BarcodeHit]) {
         self.capture = capture
+        self.hits = hits
         self.product = product
         self.thumbnail = thumbnail
         self.agentName = agentName

@@ -17,6 +17,9 @@ package struct CaptureJSON: Encodable, Sendable {
     @NullWhenAbsent package var gtin13: String?
     /// The 2- or 5-digit add-on beside the barcode (magazines, books); not part of `gtin13`.
     @NullWhenAbsent package var addon: String?
+    /// The other codes its photos read (a GTIN-13, else the text), each once: kept as hits, not
+    /// keys (a second product on a shelf photo, a QR code or a price code on the package).
+    package var otherCodes: [String]
     package var photoCount: Int
     package var quality: Double
     package var rating: String
@@ -32,7 +35,8 @@ package struct CaptureJSON: Encodable, Sendable {
     /// Only in `show --json`.
     package var photos: [PhotoJSON]?
 
-    package init(_ capture: Capture, agents: [String: Agent], product: Product?, photos: [PhotoJSON]? = nil) {
+    /// `hits`: the capture's photos' barcode hits, in their order.
+    package init(_ capture: Capture, agents: [String: Agent], product: Product?, hits: [BarcodeHit], photos: [PhotoJSON]? = nil) {
         id = capture.id
         setName = capture.setName
         capturedAt = capture.capturedAt
@@ -41,6 +45,7 @@ package struct CaptureJSON: Encodable, Sendable {
         symbology = capture.symbology?.rawValue
         gtin13 = capture.gtin13
         addon = capture.addon
+        otherCodes = capture.otherCodes(among: hits)
         photoCount = capture.photoCount
         quality = capture.quality
         rating = capture.rating.rawValue

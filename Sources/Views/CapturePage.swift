@@ -35,7 +35,8 @@ package struct CapturePage: Sendable {
 
     /// What `show --json` prints, and `/api/captures/{id}` answers.
     package var json: CaptureJSON {
-        CaptureJSON(capture, agents: agents, product: product, photos: photos.map { PhotoJSON($0.photo, hits: $0.hits) })
+        CaptureJSON(capture, agents: agents, product: product, hits: photos.flatMap(\.hits),
+                    photos: photos.map { PhotoJSON($0.photo, hits: $0.hits) })
     }
 
     package func html(_ context: PageContext) -> HTML {
@@ -61,6 +62,8 @@ package struct CapturePage: Sendable {
             let addon: HTML = capture.addon.map { " · add-on <span class=\"addon\">\($0)</span>" } ?? ""
             return "\(code) <span class=\"symbology\">\(capture.symbology?.rawValue)</span>\(gtin)\(addon)"
         } ?? "<span class=\"none\">none</span>"))
+        let others = capture.otherCodes(among: photos.flatMap(\.hits))
+        if !others.isEmpty { rows.append(("Also read", HTML.joined(others.map { "\($0)" }, separator: ", "))) }
         rows.append(("Product", productFacts()))
         let source = capture.timeSource
         rows.append(("Captured", """

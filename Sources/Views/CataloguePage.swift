@@ -89,12 +89,14 @@ package struct CataloguePage: Sendable {
 }
 
 extension CaptureCard {
-    /// Cards for captures with their products: the first photos in one read, the agents' names from `agents`.
+    /// Cards for captures with their products: the first photos and the hits in one read each, the
+    /// agents' names from `agents`.
     static func cards(_ found: [(Capture, Product?)], agents: [String: Agent], from catalogue: Catalogue) throws -> [CaptureCard] {
         let firsts = try catalogue.firstPhotos(ofCaptures: found.map(\.0.id))
+        let hits = try catalogue.hits(ofCaptures: found.map(\.0.id))
         return found.map { capture, product in
             CaptureCard(capture: capture, product: product, thumbnail: firsts[capture.id],
-                        agentName: capture.agentName(latestIn: agents))
+                        agentName: capture.agentName(latestIn: agents), hits: hits[capture.id] ?? [])
         }
     }
 }

@@ -23,6 +23,10 @@ struct CaptureDescription {
                 safe(code) + " (" + ([capture.symbology?.rawValue, capture.gtin13.map { "GTIN-13 \($0)" }, capture.addon.map { "add-on \($0)" }]
                     .compactMap { $0 }.joined(separator: ", ")) + ")"
             } ?? "none"),
+        ]
+        let others = capture.otherCodes(among: photos.flatMap(\.hits))
+        if !others.isEmpty { lines.append("also read " + others.map(safe).joined(separator: ", ")) }
+        lines += [
             "product   " + (product.map { ProductDescription(product: $0, indent: "          ").lines.joined(separator: "\n") }
                 ?? "\(safe(capture.fallbackProductName)) (no product data)"),
             "quality   \(capture.rating.rawValue) (\(Self.number(capture.quality)))",

@@ -87,18 +87,18 @@ extension Ingest {
                     shown.append(capture)
                     if let gtin13 = capture.gtin13, let product { products[gtin13] = product }
                     if pageSize == nil, shown.count == CaptureListOutput.chunkSize {
-                        output.write(shown, products: products)
+                        try output.write(shown, products: products, catalogue: catalogue)
                         shown.removeAll(keepingCapacity: true)
                         products.removeAll(keepingCapacity: true)
                     }
                 }
                 if let pageSize, shown.count > pageSize {
                     shown.removeLast()
-                    output.write(shown, products: products)
+                    try output.write(shown, products: products, catalogue: catalogue)
                     output.finish()
                     try sayMore(after: shown, pageSize: pageSize, filter: filter, cursor: cursor, catalogue: catalogue)
                 } else {
-                    output.write(shown, products: products)
+                    try output.write(shown, products: products, catalogue: catalogue)
                     output.finish()
                 }
             }

@@ -32,7 +32,8 @@ extension Ingest {
                 let agents = try catalogue.agents()
                 let product = try capture.gtin13.flatMap { try catalogue.products(forGTIN13s: [$0])[$0] }
                 if json {
-                    try printJSON(CaptureJSON(capture, agents: agents, product: product, photos: photos.map(PhotoJSON.init)))
+                    try printJSON(CaptureJSON(capture, agents: agents, product: product, hits: photos.flatMap(\.1),
+                                              photos: photos.map(PhotoJSON.init)))
                 } else {
                     let description = CaptureDescription(capture: capture, agent: capture.agentId.flatMap { agents[$0] },
                                                          product: product, photos: photos, library: context.config.library)

@@ -49,7 +49,7 @@ final class ListShowDeleteTests: XCTestCase {
         let listed = try XCTUnwrap(try work.json(["list", "--json", "--set", "no-barcode"]) as? [[String: Any]])
         let capture = try XCTUnwrap(listed.first)
         XCTAssertEqual(Set(capture.keys), [
-            "id", "setName", "capturedAt", "timeSource", "barcode", "symbology", "gtin13", "addon", "photoCount", "quality",
+            "id", "setName", "capturedAt", "timeSource", "barcode", "symbology", "gtin13", "addon", "otherCodes", "photoCount", "quality",
             "rating", "agentId", "agentName", "agentNameAtCapture", "requestId", "note", "createdAt", "product",
         ])
         XCTAssertTrue(capture["barcode"] is NSNull, "absent values are null, never left out")

@@ -10,7 +10,7 @@ private struct TestPhoto: Groupable, Equatable {
     var groupingName: String
     var time: CaptureTime
     var fileTime: Double
-    var primaryBarcode: BarcodeReading?
+    var barcodes: [BarcodeReading]
 
     /// A photo taken `seconds` after a fixed instant, with a known offset (source `.exif`).
     init(_ name: String, at seconds: Double, _ barcode: BarcodeReading? = nil) {
@@ -23,7 +23,13 @@ private struct TestPhoto: Groupable, Equatable {
         groupingName = name
         self.time = time
         self.fileTime = fileTime ?? time.utc
-        primaryBarcode = barcode
+        barcodes = barcode.map { [$0] } ?? []
+    }
+
+    /// A photo taken `seconds` after the fixed instant that read several codes, best first.
+    init(_ name: String, at seconds: Double, codes: [BarcodeReading]) {
+        self.init(name, at: seconds)
+        barcodes = codes
     }
 
     /// A photo taken `seconds` after the fixed instant whose file was last written at `fileSeconds`.
@@ -42,6 +48,9 @@ private let coffee = makeReading(.ean13, "4006381333931", gtin13: "4006381333931
 private let tea = makeReading(.ean13, "5901234123457", gtin13: "5901234123457")
 private let colaUPC = makeReading(.upcA, "036000291452", gtin13: "0036000291452")
 private let colaEAN = makeReading(.ean13, "0036000291452", gtin13: "0036000291452")
+private let link = makeReading(.qr, "https://example.com/coffee")
+private let isbn = makeReading(.ean13, "9784101010014", gtin13: "9784101010014")
+private let priceCode = makeReading(.ean13, "1920193006001", gtin13: "1920193006001")
 
 final class CaptureGrouperTests: XCTestCase {
     private let grouper = CaptureGrouper(gapSeconds: 60, mode: .time)
@@ -133,6 +142,42 @@ final class CaptureGrouperTests: XCTestCase {
                                     TestPhoto("b", at: 10, tea)])
         XCTAssertEqual(names(groups), [["a", "b", "c"]], "one capture in time order despite gap and barcode change")
         XCTAssertEqual(groups.first?.barcode, tea)
+    }
+
+    func testGroup_secondCodeOnAPhoto_neitherSplitsTheCaptureNorBecomesItsKey() {
+        // The middle photo shows the coffee beside the tea on the shelf, the tea's code ranked first.
+        let groups = grouper.group([TestPhoto("front", at: 0, coffee), TestPhoto("shelf", at: 5, codes: [tea, coffee]),
+                                    TestPhoto("back", at: 10, coffee)])
+        XCTAssertEqual(names(groups), [["front", "shelf", "back"]])
+        XCTAssertEqual(groups.map(\.barcode), [coffee])
+    }
+
+    func testGroup_photoThatReadsOnlyAnotherCode_splitsWhereTheKeyChanges() {
+        let groups = grouper.group([TestPhoto("shelf", at: 0, codes: [coffee, tea]), TestPhoto("tea", at: 5, tea),
+                                    TestPhoto("coffee", at: 10, coffee)])
+        XCTAssertEqual(names(groups), [["shelf", "tea"], ["coffee"]])
+        XCTAssertEqual(groups.map(\.barcode), [tea, coffee], "the shelf photo's first code is not the key its capture shares")
+    }
+
+    func testGroup_retailCodeAndAQRCodeOnThePackage_keyIsTheRetailCode() {
+        let groups = grouper.group([TestPhoto("qr", at: 0, codes: [link, coffee]), TestPhoto("back", at: 5, codes: [coffee, link])])
+        XCTAssertEqual(names(groups), [["qr", "back"]])
+        XCTAssertEqual(groups.map(\.barcode), [coffee])
+    }
+
+    func testGroup_booksISBNAndItsPriceCode_keyIsTheISBN() {
+        // Both on each photo, the price code read along more lines and ranked first on the second.
+        let groups = grouper.group([TestPhoto("back", at: 0, codes: [isbn, priceCode]),
+                                    TestPhoto("closer", at: 5, codes: [priceCode, isbn])])
+        XCTAssertEqual(groups.map(\.barcode), [isbn])
+    }
+
+    func testGroup_folderMode_keyIsTheRetailCodeReadOnMostPhotos() {
+        let grouper = CaptureGrouper(gapSeconds: 60, mode: .folder)
+        let groups = grouper.group([TestPhoto("a", at: 0, link), TestPhoto("b", at: 1, link), TestPhoto("c", at: 2, coffee),
+                                    TestPhoto("d", at: 3, tea), TestPhoto("e", at: 4, tea)])
+        XCTAssertEqual(groups.map(\.barcode), [tea], "retail before the QR code read on as many photos, then most photos")
+        XCTAssertEqual(grouper.group([TestPhoto("a", at: 0, link), TestPhoto("b", at: 1, link)]).map(\.barcode), [link])
     }
 
     func testGroup_emptyInput_hasNoCaptures() {

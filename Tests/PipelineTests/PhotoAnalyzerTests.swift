@@ -87,7 +87,7 @@ final class PhotoAnalyzerTests: XCTestCase {
     func testAnalyse_barcodePhoto_readsEAN13WithGTIN() throws {
         let photo = try photo("barcode.jpg")
         XCTAssertEqual(photo.barcodes.map(\.text), ["4006381333931"])
-        let reading = try XCTUnwrap(photo.primaryBarcode)
+        let reading = try XCTUnwrap(photo.barcodes.first)
         XCTAssertEqual(reading.symbology, .ean13)
         XCTAssertEqual(reading.gtin13, "4006381333931")
         XCTAssertGreaterThan(reading.quality, 0)
@@ -135,7 +135,7 @@ final class PhotoAnalyzerTests: XCTestCase {
         XCTAssertEqual(photo.time.iso8601, "2026-11-20T09:00:00-05:30")
         XCTAssertEqual(photo.time.source, .exif)
         XCTAssertNil(photo.make)
-        XCTAssertEqual(photo.primaryBarcode?.gtin13, "4006381333931", "bars across the rows read as well")
+        XCTAssertEqual(photo.barcodes.first?.gtin13, "4006381333931", "bars across the rows read as well")
     }
 
     func testAnalyse_barcodePhoto_hashAndSizeMatchTheFile() throws {
@@ -196,7 +196,7 @@ final class PhotoAnalyzerTests: XCTestCase {
 
     func testAnalyse_qrCode_readsTextWithoutGTIN() throws {
         let photo = try photo("qr.png")
-        let reading = try XCTUnwrap(photo.primaryBarcode)
+        let reading = try XCTUnwrap(photo.barcodes.first)
         XCTAssertEqual(reading.symbology, .qr)
         XCTAssertEqual(reading.text, "https://example.com/p/42")
         XCTAssertNil(reading.gtin13)
@@ -208,7 +208,7 @@ final class PhotoAnalyzerTests: XCTestCase {
         let photo = try photo("book.png")
         XCTAssertEqual(photo.barcodes.map(\.productKey), ["9784101010014", "1920193006001"], "both kept, as hits")
         XCTAssertGreaterThan(photo.barcodes[1].quality, photo.barcodes[0].quality, "the price code is the better read")
-        XCTAssertEqual(photo.primaryBarcode?.gtin13, "9784101010014")
+        XCTAssertEqual(photo.barcodes.first?.gtin13, "9784101010014")
     }
 
     // MARK: Files that are not usable photos

@@ -26,8 +26,25 @@ final class PageTests: XCTestCase {
             let capture = Capture(id: id, runId: nil, setName: "set <\(index)>", barcode: code, symbology: code == nil ? nil : .ean13,
                                   gtin13: code, capturedAt: photo.takenAt, capturedUTC: Double(index), timeSource: photo.timeSource,
                                   photoCount: 1, quality: 0.8, rating: .good, createdAt: "t")
-            try catalogue.commit(CommittedSet(captures: [capture], photos: [photo], hits: []))
+            // The first capture's photo also read a QR code whose text is markup.
+            let hits = index == 0 ? [BarcodeHit(photoId: photo.id, symbology: .ean13, text: code!, gtin13: code, quality: 40,
+                                                x: 0, y: 0, width: 10, height: 10),
+                                     BarcodeHit(photoId: photo.id, symbology: .qr, text: "<b>shelf</b>", gtin13: nil, quality: 1,
+                                                x: 20, y: 0, width: 10, height: 10)] : []
+            try catalogue.commit(CommittedSet(captures: [capture], photos: [photo], hits: hits))
         }
+    }
+
+    func testCaptureWithASecondCodeOnItsPhoto_showsItAsAlsoRead_andListsItInTheJSON() throws {
+        let page = try XCTUnwrap(try CapturePage.load(id: "c0", from: catalogue))
+        let html = page.html(PageContext(links: .server, csrfToken: "token", readOnly: true)).rendered
+        XCTAssertTrue(html.contains("Also read"), html)
+        XCTAssertTrue(html.contains("&lt;b&gt;shelf&lt;/b&gt;"), "escaped")
+        XCTAssertEqual(page.json.otherCodes, ["<b>shelf</b>"], "the capture's own code is not another")
+        let list = CaptureListJSON(try CataloguePage.load(CatalogueQuery(), from: catalogue, size: 10))
+        XCTAssertEqual(list.captures.map(\.otherCodes), [[], [], [], [], ["<b>shelf</b>"]], "newest first")
+        let plain = try XCTUnwrap(try CapturePage.load(id: "c2", from: catalogue))
+        XCTAssertFalse(plain.html(PageContext(links: .server, csrfToken: "token", readOnly: true)).rendered.contains("Also read"))
     }
 
     func testCataloguePage_pagesNewestFirstWithACursorAndEscapesWhatItShows() throws {

@@ -92,6 +92,27 @@ extension Catalogue {
         }
     }
 
+    /// The hits of the photos of each capture of `ids`, keyed by capture id, in the order of its
+    /// photos and their hits: a page of captures' hits in one read per chunk.
+    package func hits(ofCaptures ids: [String]) throws -> [String: [BarcodeHit]] {
+        try read { db in
+            var found: [String: [BarcodeHit]] = [:]
+            for start in stride(from: 0, to: ids.count, by: Self.hashChunkSize) {
+                let chunk = ids[start ..< min(start + Self.hashChunkSize, ids.count)]
+                var captureOf: [String: String] = [:]
+                try db.query("SELECT id, capture_id FROM photo WHERE capture_id IN (\(placeholders(chunk.count)))",
+                             chunk.map(\.sqlValue)) { row in captureOf[row[0]] = row[1] }
+                try db.forEach(BarcodeHit.self, """
+                    SELECT h.* FROM barcode_hit h JOIN photo p ON p.id = h.photo_id
+                    WHERE p.capture_id IN (\(placeholders(chunk.count))) ORDER BY p.position, h.id
+                    """, chunk.map(\.sqlValue)) { hit in
+                    if let capture = captureOf[hit.photoId] { found[capture, default: []].append(hit) }
+                }
+            }
+            return found
+        }
+    }
+
     /// The photo with this id; nil when there is none.
     package func photo(id: String) throws -> Photo? {
         try read { db in try db.fetchOne(Photo.self, "SELECT * FROM photo WHERE id = ?", [id.sqlValue]) }

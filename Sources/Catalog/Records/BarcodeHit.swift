@@ -32,4 +32,17 @@ package struct BarcodeHit: Codable, Hashable, Sendable {
         self.height = height
         self.addon = addon
     }
+
+    /// What identifies the product: the GTIN-13 of a retail code, the text otherwise.
+    package var code: String { gtin13 ?? text }
+}
+
+extension Capture {
+    /// The codes, other than its own barcode, that `hits` (its photos', in their order) read, each
+    /// once: a second product on a shelf photo, a QR code or a price code on the package.
+    package func otherCodes(among hits: [BarcodeHit]) -> [String] {
+        var codes: [String] = []
+        for hit in hits where hit.code != (gtin13 ?? barcode) && !codes.contains(hit.code) { codes.append(hit.code) }
+        return codes
+    }
 }

@@ -22,7 +22,4 @@ package struct AnalysedPhoto: Sendable {
     package var thumbnail: StagedThumbnail
     /// The file as it was read, to notice a change before the photo is committed.
     package var source: FileIdentity
-
-    /// The barcode that speaks for the photo: a retail code before others, then the best read.
-    package var primaryBarcode: BarcodeReading? { barcodes.first }
 }

@@ -5,9 +5,12 @@ import Vocabulary
 ///
 /// Photos are ordered by capture time, ties by name (`isNamed(_:before:)`; a photo without EXIF time
 /// goes by name among the others where the set's file times no longer record when its photos were
-/// taken: `timeOrdered`). A new capture starts where a photo carries a barcode different from the
-/// current capture's, or where the gap to the previous photo exceeds `gapSeconds`. A capture holds
-/// at most one barcode; a capture without a barcode is valid.
+/// taken: `timeOrdered`). A new capture starts where the gap to the previous photo exceeds
+/// `gapSeconds`, or where a photo's codes share none with the codes every earlier photo of the
+/// capture with a code read: a second code on a photo (a shelf label beside the product's code, a
+/// QR code on the package) neither splits the capture nor becomes its key, but a photo that reads
+/// only another code does split it. A capture has at most one barcode, its key (`key(of:among:)`);
+/// the photos' other codes stay on them as hits. A capture without a barcode is valid.
 /// In `.folder` mode the whole set is one capture.
 package struct CaptureGrouper: Sendable {
     package var gapSeconds: Double
@@ -22,29 +25,44 @@ package struct CaptureGrouper: Sendable {
     package func group<Item: Groupable>(_ photos: [Item]) -> [PhotoGroup<Item>] {
         let ordered = timeOrdered(photos)
         guard mode == .time else {
-            return ordered.isEmpty ? [] : [PhotoGroup(photos: ordered.map(\.item), barcode: ordered.lazy.compactMap(\.item.primaryBarcode).first)]
+            return ordered.isEmpty ? [] : [PhotoGroup(photos: ordered.map(\.item), barcode: Self.key(of: ordered.map(\.item), among: nil))]
         }
-        var groups: [PhotoGroup<Item>] = []
+        // Each capture so far with the codes every one of its photos with a code read (nil: none read one yet).
+        var groups: [(photos: [Item], shared: Set<String>?)] = []
         var previous: Double?
         for (item, instant) in ordered {
-            let code = item.primaryBarcode
-            let startsNew: Bool
-            if let previous, var current = groups.last {
-                let gapExceeded = instant - previous > gapSeconds
-                let barcodeChanges = code != nil && current.barcode != nil && code?.productKey != current.barcode?.productKey
-                startsNew = gapExceeded || barcodeChanges
-                if !startsNew {
-                    current.photos.append(item)
-                    if current.barcode == nil { current.barcode = code }
-                    groups[groups.count - 1] = current
+            let codes = Set(item.barcodes.map(\.productKey))
+            defer { previous = instant }
+            if let previous, instant - previous <= gapSeconds, let current = groups.last {
+                let shared = codes.isEmpty ? current.shared : current.shared.map { $0.intersection(codes) } ?? codes
+                if shared?.isEmpty != true {
+                    groups[groups.count - 1] = (current.photos + [item], shared)
+                    continue
                 }
-            } else {
-                startsNew = true
             }
-            if startsNew { groups.append(PhotoGroup(photos: [item], barcode: code)) }
-            previous = instant
+            groups.append(([item], codes.isEmpty ? nil : codes))
         }
-        return groups
+        return groups.map { PhotoGroup(photos: $0.photos, barcode: Self.key(of: $0.photos, among: $0.shared)) }
+    }
+
+    /// The capture's key among `candidates` (product keys; nil: every code its photos read): a retail
+    /// code before any other (a QR code on the package), then the code read on most photos, then one
+    /// that names a trade item (a book's ISBN before its price code, `GTIN.namesTradeItem`), then the
+    /// first read in time order (each photo's codes ranked as `PhotoAnalyzer.deduplicated` ranks
+    /// them). The reading is that code's first in time order.
+    static func key<Item: Groupable>(of photos: [Item], among candidates: Set<String>?) -> BarcodeReading? {
+        let readings = photos.flatMap(\.barcodes).filter { candidates?.contains($0.productKey) ?? true }
+        var photoCount: [String: Int] = [:]
+        for photo in photos {
+            for key in Set(photo.barcodes.map(\.productKey)) { photoCount[key, default: 0] += 1 }
+        }
+        return readings.enumerated().min { a, b in
+            let (x, y) = (a.element, b.element)
+            if x.symbology.isRetail != y.symbology.isRetail { return x.symbology.isRetail }
+            if photoCount[x.productKey] != photoCount[y.productKey] { return photoCount[x.productKey]! > photoCount[y.productKey]! }
+            if x.namesTradeItem != y.namesTradeItem { return x.namesTradeItem }
+            return a.offset < b.offset
+        }?.element
     }
 
     /// Photos with the instant used to order them. A photo whose EXIF time has no offset borrows the

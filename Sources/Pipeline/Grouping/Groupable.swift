@@ -6,5 +6,6 @@ package protocol Groupable {
     /// `time`; for the others it shows whether the set's file times still record when the photos
     /// were taken (`CaptureGrouper.timeOrdered`).
     var fileTime: Double { get }
-    var primaryBarcode: BarcodeReading? { get }
+    /// Every code read on the photo, best first (`PhotoAnalyzer.deduplicated`).
+    var barcodes: [BarcodeReading] { get }
 }
