@@ -79,20 +79,22 @@ extension Ingest {
                 if count { return print(try catalogue.count(matching: filter, before: cursor)) }
                 let agents = try catalogue.agents()
                 var output = json ? CaptureListOutput.json(agents: agents) : CaptureListOutput.table(agents: agents)
-                let pageSize = all ? nil : (limit ?? Self.pageSize)
-                var shown: [Capture] = []
-                var products: [String: Product] = [:]
-                // One more than the page: whether more match, without counting them when none do.
-                try catalogue.forEachCapture(matching: filter, limit: pageSize.map { $0 + 1 }, before: cursor) { capture, product in
-                    shown.append(capture)
-                    if let gtin13 = capture.gtin13, let product { products[gtin13] = product }
-                    if pageSize == nil, shown.count == CaptureListOutput.chunkSize {
-                        try output.write(shown, products: products, catalogue: catalogue)
-                        shown.removeAll(keepingCapacity: true)
-                        products.removeAll(keepingCapacity: true)
+                guard !all else {
+                    // Page by page along the index (each page's hits read between pages, not inside
+                    // the read that yields the captures): no more memory than one page.
+                    var after = cursor
+                    while true {
+                        let (page, products) = try Self.page(catalogue, filter, limit: CaptureListOutput.chunkSize, before: after)
+                        try output.write(page, products: products, catalogue: catalogue)
+                        guard page.count == CaptureListOutput.chunkSize, let last = page.last else { break }
+                        after = CaptureCursor(last)
                     }
+                    return output.finish()
                 }
-                if let pageSize, shown.count > pageSize {
+                let pageSize = limit ?? Self.pageSize
+                // One more than the page: whether more match, without counting them when none do.
+                var (shown, products) = try Self.page(catalogue, filter, limit: pageSize + 1, before: cursor)
+                if shown.count > pageSize {
                     shown.removeLast()
                     try output.write(shown, products: products, catalogue: catalogue)
                     output.finish()
@@ -102,6 +104,18 @@ extension Ingest {
                     output.finish()
                 }
             }
+        }
+
+        /// Up to `limit` captures matching `filter` before `cursor`, newest first, with their products by GTIN-13.
+        private static func page(_ catalogue: Catalogue, _ filter: CaptureFilter, limit: Int, before cursor: CaptureCursor?) throws
+            -> ([Capture], [String: Product]) {
+            var captures: [Capture] = []
+            var products: [String: Product] = [:]
+            try catalogue.forEachCapture(matching: filter, limit: limit, before: cursor) { capture, product in
+                captures.append(capture)
+                if let gtin13 = capture.gtin13, let product { products[gtin13] = product }
+            }
+            return (captures, products)
         }
 
         /// The line on standard error about the captures a full page did not show.
