@@ -33,27 +33,45 @@ extension GreyImage {
         return GreyImage(width: width, height: height, pixels: pixels.map { table[Int($0)] })
     }
 
-    /// The mean of the (2·radius+1)² square around each pixel (clamped at the edges): two passes
-    /// of running sums, rows then columns.
+    /// The mean of the (2·radius+1)² square around each pixel (clamped at the edges): running sums
+    /// along each row, then down the columns, a row at a time (the column sums of a whole row are
+    /// updated together, in memory order).
     private func boxBlurred(radius: Int) -> [UInt8] {
-        var rows = [UInt8](repeating: 0, count: pixels.count)
-        var out = [UInt8](repeating: 0, count: pixels.count)
-        Self.runningMean(pixels, into: &rows, count: width, lines: height, step: 1, lineStep: width, radius: radius)
-        Self.runningMean(rows, into: &out, count: height, lines: width, step: width, lineStep: 1, radius: radius)
-        return out
-    }
-
-    private static func runningMean(_ source: [UInt8], into target: inout [UInt8], count: Int, lines: Int,
-                                    step: Int, lineStep: Int, radius: Int) {
         let window = 2 * radius + 1
-        for line in 0..<lines {
-            let base = line * lineStep
-            let at = { (i: Int) in Int(source[base + min(max(i, 0), count - 1) * step]) }
-            var sum = (-radius...radius).reduce(0) { $0 + at($1) }
-            for i in 0..<count {
-                target[base + i * step] = UInt8(sum / window)
-                sum += at(i + radius + 1) - at(i - radius)
+        var rows = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { source in
+            rows.withUnsafeMutableBufferPointer { target in
+                for line in 0..<height {
+                    let base = line * width
+                    let at = { (i: Int) in Int(source[base + min(max(i, 0), width - 1)]) }
+                    var sum = (-radius...radius).reduce(0) { $0 + at($1) }
+                    for i in 0..<width {
+                        target[base + i] = UInt8(sum / window)
+                        sum += at(i + radius + 1) - at(i - radius)
+                    }
+                }
             }
         }
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        var sums = [Int](repeating: 0, count: width)
+        rows.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    let row = { (y: Int) in min(max(y, 0), height - 1) * width }
+                    for y in -radius...radius {
+                        let start = row(y)
+                        for x in 0..<width { sums[x] += Int(source[start + x]) }
+                    }
+                    for y in 0..<height {
+                        let base = y * width, entering = row(y + radius + 1), leaving = row(y - radius)
+                        for x in 0..<width {
+                            target[base + x] = UInt8(sums[x] / window)
+                            sums[x] += Int(source[entering + x]) - Int(source[leaving + x])
+                        }
+                    }
+                }
+            }
+        }
+        return out
     }
 }

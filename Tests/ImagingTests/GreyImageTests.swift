@@ -175,4 +175,22 @@ final class GreyImageTests: XCTestCase {
         XCTAssertEqual(sparse.lightness(of: PixelBox(x: 0, y: 0, width: 60, height: 40)), 1)
         XCTAssertEqual(image(10, 10) { _, _ in 77 }.lightness(of: PixelBox(x: 0, y: 0, width: 10, height: 10)), 1)
     }
+
+    // MARK: sharpened
+
+    func testSharpened_isThePixelPlusOneAndAHalfTimesItsDifferenceFromThe5x5Mean_clampedAtTheEdges() {
+        // The 5×5 mean of the rows' 5-wide means (each rounded down), edges repeated: worked out
+        // here pixel by pixel, on an image of uneven size so that no row or column is special.
+        let source = image(23, 17) { x, y in UInt8((x * 37 + y * y * 11 + x * y) % 256) }
+        let at = { (x: Int, y: Int) in self.pixel(source, min(max(x, 0), 22), min(max(y, 0), 16)) }
+        let rowMean = { (x: Int, y: Int) in (-2...2).reduce(0) { $0 + at(x + $1, y) } / 5 }
+        let sharpened = source.sharpened()
+        for y in 0..<17 {
+            for x in 0..<23 {
+                let mean = (-2...2).reduce(0) { $0 + rowMean(x, min(max(y + $1, 0), 16)) } / 5
+                let expected = min(255, max(0, at(x, y) + (at(x, y) - mean) * 3 / 2))
+                XCTAssertEqual(pixel(sharpened, x, y), expected, "(\(x), \(y))")
+            }
+        }
+    }
 }

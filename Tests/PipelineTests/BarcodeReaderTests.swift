@@ -26,6 +26,52 @@ final class BarcodeReaderTests: XCTestCase {
     }
 }
 
+extension BarcodeReaderTests {
+    /// A 640×480 frame, light but for bars 3 px apart in `bars` (none when nil).
+    private func frame(bars: PixelBox?) -> GreyImage {
+        GreyImage(width: 640, height: 480) { x, y in
+            guard let bars, (bars.x..<(bars.x + bars.width)).contains(x), (bars.y..<(bars.y + bars.height)).contains(y)
+            else { return 235 }
+            return x % 6 < 3 ? 20 : 235
+        }
+    }
+
+    func testCopies_ofASmallFrameWithoutBars_areNotSharpened() throws {
+        // A front or a label: no region of bars, no weak read. Its whole frame sharpened at twice
+        // its size was the costliest copy of a 640×480 photo, and never gave a code.
+        let views = try BarcodeReader.copies(of: frame(bars: nil), candidates: []).map(\.view)
+        XCTAssertEqual(views, ["×1", "×1.5", "inverted"])
+        XCTAssertNil(BarcodeReader.barsSurroundings(in: frame(bars: nil), candidates: [], weak: [], margin: 64))
+    }
+
+    func testCopies_ofASmallFrameWithBars_sharpenTheBandAlongTheirLinesOnly() throws {
+        let box = PixelBox(x: 200, y: 100, width: 100, height: 40)
+        let pixels = frame(bars: box)
+        let candidate = BarcodeCandidate(box: box, angle: 0, isLinear: true, strength: 1)
+        let copies = try BarcodeReader.copies(of: pixels, candidates: [candidate])
+        let sharpened = try XCTUnwrap(copies.first { $0.view == "×2.0" })
+        XCTAssertTrue(sharpened.withZBar)
+        // The band: the padded frame's whole width (640 + 2 × 64), the bars' height and 100 px (the
+        // region's length) above and below, all twice as large.
+        let image = try sharpened.image()
+        XCTAssertEqual([image.width, image.height], [2 * 768, 2 * 240])
+        // And a read's box in it maps back onto the bars.
+        XCTAssertEqual(sharpened.place(PixelBox(x: 528, y: 200, width: 200, height: 80)), box)
+    }
+
+    func testBarsSurroundings_ofAReadStandingUp_isTheBandDownTheFrame_joinedWithTheRegions() {
+        let pixels = frame(bars: nil)
+        let standing = BarcodeReading(symbology: .ean13, text: "", gtin13: nil, quality: 2,
+                                      box: PixelBox(x: 300, y: 50, width: 20, height: 200))
+        XCTAssertEqual(BarcodeReader.barsSurroundings(in: pixels, candidates: [], weak: [standing], margin: 64),
+                       PixelBox(x: 164, y: 0, width: 420, height: 608))
+        // A region of light print (a line of text on white) is no bars: the band stays as it was.
+        let text = BarcodeCandidate(box: PixelBox(x: 20, y: 400, width: 80, height: 30), angle: 0, isLinear: true, strength: 1)
+        XCTAssertEqual(BarcodeReader.barsSurroundings(in: pixels, candidates: [text], weak: [standing], margin: 64),
+                       PixelBox(x: 164, y: 0, width: 420, height: 608))
+    }
+}
+
 final class SecondLookTests: XCTestCase {
     /// The UPC-E 01234565, 3 px a module, 40 px tall, cut at the frame's left edge one module into
     /// its start guard: ZBar reads it nowhere, padded or not; zxing-cpp reads it on all 40 rows.

@@ -30,7 +30,7 @@ extension BarcodeReader {
         for reading in weak { evidence.add(reading, from: Evidence.Source(decoder: "ZBar", view: "×1")) }
         var templates = TemplateEvidence(pixels: pixels, candidates: candidates, rules: rules, memo: memo)
         var acrossOverview: [BarcodeReading] = []
-        for copy in try Self.copies(of: pixels, candidates: candidates, memo: memo) {
+        for copy in try Self.copies(of: pixels, candidates: candidates, weak: weak, memo: memo) {
             let image = try copy.image()
             let whole = { (reading: BarcodeReading) in !QuietZone.isPartial(reading, in: image, rules: self.rules) }
             var scans = [("zxing", copy.isWholeOverview ? scanners.scanOverviewByZXing(image)
@@ -155,6 +155,35 @@ extension BarcodeReader {
         return targets + [(frame, -sum.direction)]
     }
 
+    /// Where the frame holds bars, in the coordinates of `pixels` padded by `margin`: every region
+    /// of bars about half ink and every code read too weakly to count, each as the band along its
+    /// scan lines across the whole frame (a region found can be part of its code, and a decoder's
+    /// binariser needs the code's ends and their quiet zones), its own size wider on either side;
+    /// or nil when there are none.
+    static func barsSurroundings(in pixels: GreyImage, candidates: [BarcodeCandidate], weak: [BarcodeReading],
+                                 margin: Int) -> PixelBox? {
+        let places = candidates.filter { isBars($0, in: pixels) }.map { ($0.box, abs($0.angle) < 45) }
+            + weak.map { ($0.box, $0.box.width >= $0.box.height) }
+        let bands = places.map { box, lying in
+            let across = max(margin, box.width, box.height)
+            return lying
+                ? PixelBox(x: -margin, y: box.y - across, width: pixels.width + 2 * margin, height: box.height + 2 * across)
+                : PixelBox(x: box.x - across, y: -margin, width: box.width + 2 * across, height: pixels.height + 2 * margin)
+        }
+        guard let first = bands.first else { return nil }
+        return bands.dropFirst().reduce(first) { $0.union($1) }.placed(in: PixelBox(x: margin, y: margin, width: 0, height: 0))
+            .clamped(width: pixels.width + 2 * margin, height: pixels.height + 2 * margin)
+    }
+
+    /// `box`, in a copy of `pixels` padded by `margin`, cut to `crop` (all of it when nil) and
+    /// enlarged by `scale`, in `pixels`' own coordinates.
+    static func unpadded(_ box: PixelBox, scale: Double, margin: Int, in pixels: GreyImage, from crop: PixelBox? = nil) -> PixelBox {
+        let origin = crop ?? PixelBox(x: 0, y: 0, width: 0, height: 0)
+        return PixelBox(x: Int(Double(box.x) / scale) + origin.x - margin, y: Int(Double(box.y) / scale) + origin.y - margin,
+                        width: Int(Double(box.width) / scale), height: Int(Double(box.height) / scale))
+            .clamped(width: pixels.width, height: pixels.height)
+    }
+
     /// One prepared copy: how to make it (only when it is reached), and how its boxes map back to
     /// the overview.
     struct PreparedCopy {
@@ -172,51 +201,49 @@ extension BarcodeReader {
     }
 
     /// The copies, cheapest and most often useful first (measured on ../shared/realphotos).
-    static func copies(of pixels: GreyImage, candidates: [BarcodeCandidate], memo: ReadMemo? = nil) throws -> [PreparedCopy] {
+    ///
+    /// A small photo's whole frame is read again four ways, each by what it was found to need: on
+    /// the 1,050 development photos (bench/fit_rules.py's, `oldphones/`, `blurred/` and a generated
+    /// corpus at 640×480), dropping any one of them lost codes, while the copies they replaced
+    /// (padded as it is, ×2, ×3, contrast-stretched; ZBar on the enlarged and inverted ones) lost
+    /// none, and cost two thirds of a 640×480 photo's reading without a code.
+    static func copies(of pixels: GreyImage, candidates: [BarcodeCandidate], weak: [BarcodeReading] = [],
+                       memo: ReadMemo? = nil) throws -> [PreparedCopy] {
         var copies: [PreparedCopy] = []
         let area = pixels.width * pixels.height
         let whole = PixelBox(x: 0, y: 0, width: pixels.width, height: pixels.height)
         if area <= secondLookPixels {
             let margin = max(8, max(pixels.width, pixels.height) / 10)
-            let unpad = { (box: PixelBox, scale: Double) in
-                PixelBox(x: Int(Double(box.x) / scale) - margin, y: Int(Double(box.y) / scale) - margin,
-                         width: Int(Double(box.width) / scale), height: Int(Double(box.height) / scale))
-                    .clamped(width: pixels.width, height: pixels.height)
-            }
             // Padded by a tenth of its long side, a frame of extreme shape (30000×9) grows many times
             // over: its padded copies would need hundreds of megabytes, and are not made.
             let padded = Double((pixels.width + 2 * margin) * (pixels.height + 2 * margin))
             let fits = { (scale: Double) in padded * scale * scale <= Double(maximumCopyPixels) }
-            // Padding changes what the decoders see only at the frame's edge: a read of the padded
-            // copy is not independent of one of the overview (both "×1").
-            if fits(1) {
-                copies.append(PreparedCopy(view: "×1", withZBar: true,
-                                           image: { pixels.padded(by: margin) }, place: { unpad($0, 1) }))
-            }
-            // And the frame as it is, by zxing-cpp: the white margin moves its binariser's blocks
-            // and finder search, and it lost dense QR codes it reads unpadded (the same view). Its
-            // reads by many lines count alone, as ZBar's of the overview do: on generated crops,
-            // zxing-cpp read UPC-Es by 27 to 179 lines that ZBar did not read at all.
+            // The frame as it is, by zxing-cpp: a white margin moves its binariser's blocks and
+            // finder search, and it lost dense QR codes it reads unpadded. Its reads by many lines
+            // count alone, as ZBar's of the overview do: on generated crops, zxing-cpp read UPC-Es
+            // by 27 to 179 lines that ZBar did not read at all.
             copies.append(PreparedCopy(view: "×1", withZBar: false, isWholeOverview: true, image: { pixels }, place: { $0 }))
-            for scale in [2.0, 3.0, 1.5] where Double(area) * scale * scale <= 4 * Double(secondLookPixels) && fits(scale) {
-                copies.append(PreparedCopy(view: "×\(scale)", withZBar: true, image: {
-                    let padded = pixels.padded(by: margin)
-                    return try padded.region(PixelBox(x: 0, y: 0, width: padded.width, height: padded.height),
-                                             angle: 0, scale: scale, smoothRows: 1)
-                }, place: { unpad($0, scale) }))
+            // Enlarged, with a quiet zone (phones crop close to the code, and neither reader finds a
+            // code whose bars touch the frame's edge): a code of few pixels a module.
+            if fits(1.5) {
+                copies.append(PreparedCopy(view: "×1.5", withZBar: false, image: {
+                    try pixels.padded(by: margin).enlarged(nil, by: 1.5)
+                }, place: { Self.unpadded($0, scale: 1.5, margin: margin, in: pixels) }))
             }
-            if fits(2) {
+            // Sharpened, by both decoders, where the locator found bars or ZBar read a code too
+            // weakly: a blurred code's edges. Only there: a front's or a label's whole frame,
+            // sharpened at twice its size, was the costliest copy of all, and held no code the
+            // bars' surroundings miss.
+            if fits(2), let around = barsSurroundings(in: pixels, candidates: candidates, weak: weak, margin: margin) {
                 copies.append(PreparedCopy(view: "×2.0", withZBar: true, image: {
-                    let padded = pixels.padded(by: margin)
-                    return try padded.region(PixelBox(x: 0, y: 0, width: padded.width, height: padded.height),
-                                             angle: 0, scale: 2, smoothRows: 1).sharpened()
-                }, place: { unpad($0, 2) }))
+                    try pixels.padded(by: margin).enlarged(around, by: 2).sharpened()
+                }, place: { Self.unpadded($0, scale: 2, margin: margin, in: pixels, from: around) }))
             }
+            // Inverted: codes printed light on dark (zxing-cpp; ZBar read none of them that it did not).
             if fits(1) {
-                copies.append(PreparedCopy(view: "×1", withZBar: true,
-                                           image: { pixels.stretched().padded(by: margin) }, place: { unpad($0, 1) }))
-                copies.append(PreparedCopy(view: "inverted", withZBar: true,
-                                           image: { pixels.inverted().padded(by: margin) }, place: { unpad($0, 1) }))
+                copies.append(PreparedCopy(view: "inverted", withZBar: false,
+                                           image: { pixels.inverted().padded(by: margin) },
+                                           place: { Self.unpadded($0, scale: 1, margin: margin, in: pixels) }))
             }
         }
         // Regions about half ink only, as for the full-resolution pass: logos and lines of text on
@@ -239,5 +266,13 @@ extension BarcodeReader {
             copies.append(PreparedCopy(view: "×1", withZBar: false, isWholeOverview: true, image: { pixels }, place: { $0 }))
         }
         return copies
+    }
+}
+
+private extension GreyImage {
+    /// The part of the image in `box` (all of it when nil), enlarged by `scale`.
+    func enlarged(_ box: PixelBox?, by scale: Double) throws(ImageError) -> GreyImage {
+        let frame = (box ?? PixelBox(x: 0, y: 0, width: width, height: height)).clamped(width: width, height: height)
+        return try region(frame, angle: 0, scale: scale, smoothRows: 1)
     }
 }
