@@ -34,12 +34,12 @@ extension CaptureSnapshot {
     /// Whether one of the photos read the capture's code.
     var readsCaptureCode: Bool {
         guard let code = capture.gtin13 ?? capture.barcode else { return false }
-        return hits.contains { ($0.gtin13 ?? $0.text) == code }
+        return hits.contains { $0.code == code }
     }
 
     /// The code the photos' hits agree on — every hit one code — or nil when they read none or several.
     var agreedCode: (text: String, symbology: Symbology, gtin13: String?)? {
-        guard let first = hits.first, hits.allSatisfy({ ($0.gtin13 ?? $0.text) == (first.gtin13 ?? first.text) }) else {
+        guard let first = hits.first, hits.allSatisfy({ $0.code == first.code }) else {
             return nil
         }
         return (first.text, first.symbology, first.gtin13)
