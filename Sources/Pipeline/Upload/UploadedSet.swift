@@ -1,7 +1,7 @@
 package import Catalog
 import FileSystem
 import Foundation
-package import SystemPackage
+import SystemPackage
 
 /// What became of an uploaded set, for `GET /api/sets/{name}`: still in the inbox (waiting, or
 /// being ingested), ingested (its captures), or quarantined (every photo set aside, with reasons).
