@@ -18,10 +18,9 @@ extension BarcodeReader {
     /// without a code (most of a set: fronts and nutrition labels) tens of milliseconds.
     static let secondLookPixels = 640 * 480
 
-    /// A prepared copy (padded, enlarged) of a small photo has at most this many pixels: on the
-    /// development photos they reach 7.7 times `secondLookPixels` (real) and 10.7 (generated crops
-    /// and hard photos); only a frame of extreme shape, padded by a tenth of its long side on every
-    /// side, goes past.
+    /// A prepared copy (padded, enlarged) of a small photo has at most this many pixels: the
+    /// largest, a padded 640×480 frame at twice its size, has about 6 times `secondLookPixels`;
+    /// only a frame of extreme shape, padded by a tenth of its long side on every side, goes past.
     static let maximumCopyPixels = 16 * secondLookPixels
 
     func secondLook(overview pixels: GreyImage, candidates: [BarcodeCandidate], weak: [BarcodeReading],
