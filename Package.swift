@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libpq, PostgreSQL's client library, called from one file of Catalog (PostgresConnection.swift).
+        // Tesseract 5, the package text reader (OCR), with its C API; called from Imaging only.
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Fixed-argument wrappers for libvips' variadic calls, which Swift cannot call.
         .target(name: "CVipsShim", dependencies: ["CVips"]),
@@ -64,7 +66,7 @@ let package = Package(
             name: "Imaging",
             dependencies: [
                 "Vocabulary", "CVipsShim", "CVips", "CJPEGShim", "CImageOps", "CZBar", "CZXingShim", "CExif", "CCrypto",
-                "CMemory", "CCrashNote",
+                "CMemory", "CCrashNote", "CTesseract",
             ]
         ),
         .target(

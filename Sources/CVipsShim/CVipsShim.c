@@ -267,3 +267,8 @@ int ingest_thumbnail_buffer(const void *data, size_t length, int width, VipsImag
     return vips_thumbnail_buffer((void *)data, length, out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
                                  "fail_on", VIPS_FAIL_ON_ERROR, NULL);
 }
+
+int ingest_fitted_copy_buffer(const void *data, size_t length, int edge, VipsImage **out) {
+    return vips_thumbnail_buffer((void *)data, length, out, edge, "height", edge, "size", VIPS_SIZE_BOTH,
+                                 "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+}

@@ -49,6 +49,14 @@ final class VipsImage {
         }
     }
 
+    /// A copy of `bytes`' image whose long edge is `edge` pixels, enlarged or shrunk (with
+    /// shrink-on-load), upright per the EXIF orientation. Lazy, as `thumbnail` is.
+    static func fittedCopy(of bytes: UnsafeRawBufferPointer, edge: Int) throws(ImageError) -> VipsImage {
+        try make("cannot make a copy to read") { out in
+            ingest_fitted_copy_buffer(bytes.baseAddress, bytes.count, Int32(edge), &out)
+        }
+    }
+
     /// The image as 8-bit sRGB (3 bands) or grey (1 band), lazily: itself when it is that already
     /// (as a decoded JPEG is); otherwise CMYK is converted, 16 bits shifted down and alpha
     /// flattened on white.

@@ -73,5 +73,8 @@ int ingest_jpeg_save(VipsImage *in, int quality, void **data, size_t *length);
  * libvips shrinks while loading (JPEG) and fails on any decode error. Lazy: the bytes must
  * outlive the image until it is saved. */
 int ingest_thumbnail_buffer(const void *data, size_t length, int width, VipsImage **out);
+// A copy of the image whose long edge is `edge` pixels, enlarged or shrunk, upright per the EXIF
+// orientation: what the text reader reads.
+int ingest_fitted_copy_buffer(const void *data, size_t length, int edge, VipsImage **out);
 
 #endif
