@@ -46,7 +46,7 @@ final class CatalogueExporterTests: CatalogueTestCase {
                 "quality": "0.812", "thumbnail": "thumbs/p0.jpg", "originals": "originals/p0.jpg;originals/p1.jpg",
                 "thumbnails": "thumbs/p0.jpg;thumbs/p1.jpg", "agent_id": "", "agent_name": "", "request_id": "", "note": "",
                 "product_name": "Product (2023-11-14 23:13)", "brands": "", "quantity": "", "energy_kcal_100g": "",
-                "nutriscore_grade": "", "nutrition_source": "", "addon": "",
+                "nutriscore_grade": "", "nutrition_source": "", "addon": "", "name_from_package": "",
             ]])
         }
     }
@@ -73,7 +73,7 @@ final class CatalogueExporterTests: CatalogueTestCase {
                 "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
                 "agent_id", "agent_name", "request_id", "note",
                 "product_name", "brands", "quantity", "energy_kcal_100g", "nutriscore_grade", "nutrition_source",
-                "addon",
+                "addon", "name_from_package",
             ])
             let text = try String(contentsOf: folder.appendingPathComponent("export.csv"), encoding: .utf8)
             XCTAssertEqual(text, header.joined(separator: ",") + "\n")

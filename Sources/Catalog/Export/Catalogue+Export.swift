@@ -28,13 +28,15 @@ struct ExportedCapture {
     var originalNames: [String] = []
     var originalPaths: [String] = []
     var thumbPaths: [String] = []
+    /// The headline of its first photo that has one and is not a nutrition table.
+    var nameFromPackage: String?
 }
 
 extension Catalogue {
     /// Calls `body` with each capture taken at or after `since` (nil: all), its photos in position
     /// order, ordered by set name, capture time, then id: one cursor over captures joined with their
     /// photos, in the order of the index `capture_on_set_name_captured_utc_id` (no sort), and each
-    /// with its product (one probe of the product's key), columns read by position (no decoding by
+    /// with its product (one probe of the product's key) and its photos' text (one probe each), columns read by position (no decoding by
     /// name), one capture in memory at a time.
     func exportRows(since: Double?, _ body: (ExportedCapture) throws -> Void) throws {
         try read { db in
@@ -45,8 +47,10 @@ extension Catalogue {
                        capture.agent_id, capture.agent_name, capture.request_id, capture.note,
                        photo.original_name, photo.original_path, photo.thumb_path,
                        product.gtin14, product.name, product.brands, product.quantity, product.energy_kcal,
-                       product.nutriscore_grade, product.source, capture.addon
+                       product.nutriscore_grade, product.source, capture.addon,
+                       photo_text.headline, photo_text.nutrition IS NULL
                 FROM capture LEFT JOIN photo ON photo.capture_id = capture.id
+                LEFT JOIN photo_text ON photo_text.photo_id = photo.id
                 LEFT JOIN product ON product.gtin14 = '0' || capture.gtin13
                 \(since == nil ? "" : "WHERE capture.captured_utc >= ?")
                 ORDER BY capture.set_name, capture.captured_utc, capture.id, photo.position
@@ -66,6 +70,9 @@ extension Catalogue {
                     current?.originalNames.append(name)
                     current?.originalPaths.append(row[15])
                     current?.thumbPaths.append(row[16])
+                }
+                if current?.nameFromPackage == nil, let headline: String = row[25], row[26] as Bool? ?? false {
+                    current?.nameFromPackage = headline
                 }
             }
             if let current { try body(current) }

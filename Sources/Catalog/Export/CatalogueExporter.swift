@@ -20,7 +20,7 @@ package struct CatalogueExporter: Sendable {
         "photo_count", "photos", "rating", "quality", "thumbnail", "originals", "thumbnails",
         "agent_id", "agent_name", "request_id", "note",
         "product_name", "brands", "quantity", "energy_kcal_100g", "nutriscore_grade", "nutrition_source",
-        "addon",
+        "addon", "name_from_package",
     ]
 
     /// Separates the entries of a list column.
@@ -117,6 +117,7 @@ package struct CatalogueExporter: Sendable {
             capture.nutriscoreGrade ?? "",
             capture.productSource ?? "",
             capture.addon ?? "",
+            capture.productName == nil ? capture.nameFromPackage ?? "" : "",
         ]
     }
 

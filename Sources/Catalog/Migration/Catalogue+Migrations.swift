@@ -25,6 +25,7 @@ extension Catalogue {
         migrator.registerMigration("v8-search") { db in try SearchSchema.addSearch(db) }
         migrator.registerMigration("v9-search-sql-fold") { db in try db.execute(sql: SearchSchema.sqliteFoldInSQL) }
         migrator.registerMigration("v10-addons") { db in try db.execute(sql: addonsSQL) }
+        migrator.registerMigration("v11-text") { db in try db.execute(sql: TextSchema.sqlite + SearchSchema.sqliteWordsSQL) }
         return migrator
     }
 

@@ -18,6 +18,7 @@ enum PostgresSchema {
         ("v8-search", SearchSchema.postgres),
         ("v9-search-sql-fold", v9SearchSQLFold),
         ("v10-addons", v10Addons),
+        ("v11-text", TextSchema.postgres + SearchSchema.postgresWords),
     ]
 
     /// SQLite's `v10-addons`, with the byte-order collation of every text column here.

@@ -18,21 +18,30 @@ import GRDB
 enum SearchSchema {
     /// The text of the capture `c` (a table alias or a trigger's `new`), in either dialect, each
     /// part folded by the SQL function `fold`.
-    static func text(of c: String, _ dialect: SQLDialect, fold: String = "ingest_fold") -> String {
+    ///
+    /// With `words` (from `v11-text` on), the words read on its photos (`photo_text.text`) follow,
+    /// one photo's after another.
+    static func text(of c: String, _ dialect: SQLDialect, fold: String = "ingest_fold", words: Bool = false) -> String {
         let separator = dialect == .sqlite ? "char(31)" : "chr(31)"
+        let concatenated = dialect == .sqlite ? "group_concat(\(fold)(t.text), \(separator))" : "string_agg(\(fold)(t.text), \(separator))"
+        let photoWords = !words ? "" : """
+             || coalesce((
+                    SELECT \(separator) || \(concatenated) FROM photo_text t JOIN photo ph ON ph.id = t.photo_id
+                    WHERE ph.capture_id = \(c).id AND t.text <> ''), '')
+            """
         return """
             \(fold)(\(c).set_name) || \(separator) || coalesce(\(fold)(\(c).barcode), '') || \(separator)
                 || coalesce(\(c).gtin13, '') || coalesce((
                     SELECT \(separator) || coalesce(\(fold)(p.name), '') || \(separator) || coalesce(\(fold)(p.brands), '')
-                    FROM product p WHERE p.gtin14 = '0' || \(c).gtin13), '')
+                    FROM product p WHERE p.gtin14 = '0' || \(c).gtin13), '')\(photoWords)
             """
     }
 
     /// The captures whose text names the product of GTIN-14 `gtin14` get their text again, folded
     /// by `fold`.
-    private static func sqliteProductChanged(_ gtin14: String, fold: String = "ingest_fold") -> String {
+    private static func sqliteProductChanged(_ gtin14: String, fold: String = "ingest_fold", words: Bool = false) -> String {
         """
-        UPDATE capture_text SET text = (SELECT \(text(of: "c", .sqlite, fold: fold)) FROM capture c WHERE c.id = capture_text.capture_id)
+        UPDATE capture_text SET text = (SELECT \(text(of: "c", .sqlite, fold: fold, words: words)) FROM capture c WHERE c.id = capture_text.capture_id)
             WHERE capture_id IN (\(sqliteCaptures(of: gtin14)));
         """
     }
@@ -172,36 +181,44 @@ enum SearchSchema {
         DROP TRIGGER product_deleted_search;
         ALTER TABLE capture_text ADD COLUMN unfolded INTEGER NOT NULL DEFAULT 0;
         CREATE INDEX capture_text_unfolded ON capture_text(capture_id) WHERE unfolded;
+        \(sqliteTriggers(words: false))
+        """
+
+    /// The triggers that keep `capture_text` as captures and products change, folding in SQL
+    /// (`v9-search-sql-fold`), with the words of the photos from `v11-text` on.
+    static func sqliteTriggers(words: Bool) -> String {
+        """
         CREATE TRIGGER capture_inserted_search AFTER INSERT ON capture BEGIN
-            INSERT INTO capture_text (capture_id, captured_utc, text) VALUES (new.id, new.captured_utc, \(text(of: "new", .sqlite, fold: "lower")));
+            INSERT INTO capture_text (capture_id, captured_utc, text) VALUES (new.id, new.captured_utc, \(text(of: "new", .sqlite, fold: "lower", words: words)));
             \(sqliteMarkUnfolded("capture_id = new.id"))
         END;
         CREATE TRIGGER capture_updated_search AFTER UPDATE OF id, set_name, barcode, gtin13, captured_utc ON capture BEGIN
-            UPDATE capture_text SET capture_id = new.id, captured_utc = new.captured_utc, text = \(text(of: "new", .sqlite, fold: "lower"))
+            UPDATE capture_text SET capture_id = new.id, captured_utc = new.captured_utc, text = \(text(of: "new", .sqlite, fold: "lower", words: words))
                 WHERE capture_id = old.id;
             \(sqliteMarkUnfolded("capture_id = new.id"))
         END;
         CREATE TRIGGER product_inserted_search AFTER INSERT ON product WHEN \(sqliteHasCaptures("new.gtin14")) BEGIN
-            \(sqliteProductChanged("new.gtin14", fold: "lower"))
+            \(sqliteProductChanged("new.gtin14", fold: "lower", words: words))
             \(sqliteMarkUnfolded("capture_id IN (\(sqliteCaptures(of: "new.gtin14")))"))
         END;
         CREATE TRIGGER product_updated_search AFTER UPDATE OF gtin14, name, brands ON product
             WHEN \(sqliteHasCaptures("old.gtin14")) OR \(sqliteHasCaptures("new.gtin14")) BEGIN
-            \(sqliteProductChanged("old.gtin14", fold: "lower"))
-            \(sqliteProductChanged("new.gtin14", fold: "lower"))
+            \(sqliteProductChanged("old.gtin14", fold: "lower", words: words))
+            \(sqliteProductChanged("new.gtin14", fold: "lower", words: words))
             \(sqliteMarkUnfolded("capture_id IN (\(sqliteCaptures(of: "old.gtin14")))"))
             \(sqliteMarkUnfolded("capture_id IN (\(sqliteCaptures(of: "new.gtin14")))"))
         END;
         CREATE TRIGGER product_deleted_search AFTER DELETE ON product WHEN \(sqliteHasCaptures("old.gtin14")) BEGIN
-            \(sqliteProductChanged("old.gtin14", fold: "lower"))
+            \(sqliteProductChanged("old.gtin14", fold: "lower", words: words))
             \(sqliteMarkUnfolded("capture_id IN (\(sqliteCaptures(of: "old.gtin14")))"))
         END;
         """
+    }
 
     /// Marks the rows of `capture_text` that `condition` picks `unfolded` where their text holds a
     /// character that is not ASCII: its length in characters is then less than its length in bytes
     /// (or it holds a NUL, where `length` stops counting: folded again too, which is harmless).
-    private static func sqliteMarkUnfolded(_ condition: String) -> String {
+    static func sqliteMarkUnfolded(_ condition: String) -> String {
         """
         UPDATE capture_text SET unfolded = 1
             WHERE \(condition) AND length(text) <> length(CAST(text AS BLOB));
@@ -214,7 +231,7 @@ enum SearchSchema {
     /// but for those rows.
     static let refoldSQL = """
         UPDATE capture_text SET unfolded = 0,
-            text = (SELECT \(text(of: "c", .sqlite)) FROM capture c WHERE c.id = capture_text.capture_id)
+            text = (SELECT \(text(of: "c", .sqlite, words: true)) FROM capture c WHERE c.id = capture_text.capture_id)
             WHERE unfolded
         """
 

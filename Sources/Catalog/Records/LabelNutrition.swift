@@ -1,0 +1,43 @@
+/// The nutrition values read from a photo of a package's nutrition table, in grams (energy in kJ
+/// and kcal) per 100 g, or per serving where the table gives no other (`servingGrams` then says
+/// how large one is). A value not read is nil.
+package struct LabelNutrition: Codable, Sendable, Equatable {
+    package var energyKJ: Double?
+    package var energyKcal: Double?
+    package var fat: Double?
+    package var saturates: Double?
+    package var carbohydrate: Double?
+    package var sugars: Double?
+    package var fibre: Double?
+    package var protein: Double?
+    package var salt: Double?
+    /// Set when the values are per serving: the serving's grams, when the table says.
+    package var perServing: Bool?
+    package var servingGrams: Double?
+
+    package init(energyKJ: Double? = nil, energyKcal: Double? = nil, fat: Double? = nil, saturates: Double? = nil,
+                 carbohydrate: Double? = nil, sugars: Double? = nil, fibre: Double? = nil, protein: Double? = nil,
+                 salt: Double? = nil) {
+        self.energyKJ = energyKJ
+        self.energyKcal = energyKcal
+        self.fat = fat
+        self.saturates = saturates
+        self.carbohydrate = carbohydrate
+        self.sugars = sugars
+        self.fibre = fibre
+        self.protein = protein
+        self.salt = salt
+    }
+
+    /// The nutrients, as `show --json` names them, with the key path of each.
+    /// (Computed: a key path is not `Sendable`, so a stored static one would not be safe.)
+    package static var nutrients: [(key: String, path: WritableKeyPath<LabelNutrition, Double?>)] {
+        [
+            ("energyKJ", \.energyKJ), ("energyKcal", \.energyKcal), ("fat", \.fat), ("saturates", \.saturates),
+            ("carbohydrate", \.carbohydrate), ("sugars", \.sugars), ("fibre", \.fibre), ("protein", \.protein), ("salt", \.salt),
+        ]
+    }
+
+    /// How many values were read.
+    package var count: Int { Self.nutrients.filter { self[keyPath: $0.path] != nil }.count }
+}

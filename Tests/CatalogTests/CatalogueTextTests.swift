@@ -1,0 +1,107 @@
+@testable import Catalog
+import Foundation
+import TestSupport
+import XCTest
+
+/// The words read on photos (`v11-text`): stored and read back whole, found by search whatever
+/// their case and accents, following the photo when it moves or is read again, gone with it.
+final class CatalogueTextTests: CatalogueTestCase {
+    private func text(_ photoId: String, _ lines: [String], languages: String = "eng+fra+deu",
+                      state: PhotoText.State = .read) -> PhotoText {
+        var words: [PhotoText.Word] = []
+        for (line, text) in lines.enumerated() {
+            for (index, word) in text.split(separator: " ").enumerated() {
+                words.append(PhotoText.Word(text: String(word), line: line, block: 0, x: 0.1 * Double(index), y: 0.1 * Double(line),
+                                            width: 0.08, height: 0.05, confidence: 90 - Double(index)))
+            }
+        }
+        return PhotoText(photoId: photoId, state: state, reason: state == .givenUp ? "took too long" : nil,
+                         languages: languages, quarterTurns: 1, words: words, seconds: 0.5, readAt: "2026-12-07T12:00:00Z")
+    }
+
+    private func found(_ term: String, _ catalogue: Catalogue) throws -> [String] {
+        try catalogue.captures(matching: CaptureFilter(search: term)).map(\.id)
+    }
+
+    func testRecordText_readsBackEveryWordAndTheTextLineByLine() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(makeSet(captureId: "a", firstSeed: 1))
+            let stored = text("a-p0", ["Croûtons à l'ail", "250 g"])
+            XCTAssertTrue(try catalogue.recordText(stored))
+            let read = try XCTUnwrap(try catalogue.texts(ofPhotos: ["a-p0", "a-p1"])["a-p0"])
+            XCTAssertEqual(read, stored)
+            XCTAssertEqual(read.text, "Croûtons à l'ail\n250 g")
+            XCTAssertNil(try catalogue.texts(ofPhotos: ["a-p1"])["a-p1"], "not read yet")
+            // More words than one statement inserts (100), read again in their order.
+            let page = text("a-p1", (0 ..< 30).map { "line \($0) of small print" })
+            XCTAssertTrue(try catalogue.recordText(page))
+            XCTAssertEqual(try catalogue.texts(ofPhotos: ["a-p1"])["a-p1"]?.words, page.words)
+        }
+    }
+
+    func testRecordText_ofAPhotoNoLongerCatalogued_storesNothing() {
+        onEveryBackend { catalogue in
+            XCTAssertFalse(try catalogue.recordText(text("gone", ["words"])))
+            XCTAssertEqual(try catalogue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM photo_text") }, 0)
+        }
+    }
+
+    func testSearch_findsAWordOnAnyPhoto_foldedAndFollowingReadsMovesAndDeletes() {
+        onEveryBackend(onDisk: true) { catalogue in
+            try catalogue.commit(makeSet(captureId: "a", setName: "aisle-4", firstSeed: 1, capturedUTC: 100))
+            try catalogue.commit(makeSet(captureId: "b", setName: "aisle-5", firstSeed: 10, capturedUTC: 200))
+            XCTAssertEqual(try found("croutons", catalogue), [])
+            try catalogue.recordText(text("a-p1", ["CROÛTONS à l'ail"]))
+            XCTAssertEqual(try found("croutons", catalogue), ["a"], "accents and case folded")
+            XCTAssertEqual(try found("Croûtons", catalogue), ["a"])
+            XCTAssertEqual(try found("aisle", catalogue), ["b", "a"], "the rest of the text stays")
+
+            // Read again: the new words replace the old.
+            try catalogue.recordText(text("a-p1", ["Sea salt chips"]))
+            XCTAssertEqual(try found("croutons", catalogue), [])
+            XCTAssertEqual(try found("salt chips", catalogue), ["a"])
+
+            // The photo moves to b (a correction): its words go with it; the undo brings them back.
+            let move = try catalogue.applyEdit(to: ["a", "b"], origin: "test", madeAt: "t") { found in
+                var (from, to) = (found[0], found[1])
+                var photo = from.photos.removeLast()
+                (photo.captureId, photo.position) = (to.capture.id, to.photos.count)
+                to.photos.append(photo)
+                from.capture.photoCount = from.photos.count
+                to.capture.photoCount = to.photos.count
+                return EditPlan(kind: .move, summary: "moved a photo", after: [from, to])
+            }
+            XCTAssertEqual(try found("salt chips", catalogue), ["b"])
+            _ = try catalogue.undoEdit(id: move.id, origin: "test", madeAt: "t2")
+            XCTAssertEqual(try found("salt chips", catalogue), ["a"])
+
+            // Deleted, the capture's photos take their words with them.
+            _ = try catalogue.applyEdit(to: ["a"], origin: "test", madeAt: "t3") { _ in
+                EditPlan(kind: .delete, summary: "delete", after: [])
+            }
+            XCTAssertEqual(try found("salt chips", catalogue), [])
+            XCTAssertEqual(try catalogue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM photo_word") }, 0)
+            XCTAssertEqual(try catalogue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM photo_text") }, 0)
+        }
+    }
+
+    func testPhotosWithoutText_givesThoseNeverRead_andWithRedoThoseOfOtherLanguages() {
+        onEveryBackend { catalogue in
+            try catalogue.commit(makeSet(captureId: "a", photoCount: 3, firstSeed: 1))
+            func ids(redo: Bool = false, after: String? = nil, limit: Int = 10) throws -> [String] {
+                try catalogue.photosWithoutText(languages: "eng+fra", redo: redo, after: after, limit: limit).map(\.id)
+            }
+            XCTAssertEqual(try ids(), ["a-p0", "a-p1", "a-p2"])
+            XCTAssertEqual(try ids(limit: 2), ["a-p0", "a-p1"])
+            XCTAssertEqual(try ids(after: "a-p1"), ["a-p2"], "a reading goes on after the last photo it had")
+            try catalogue.recordText(text("a-p0", ["words"], languages: "eng+fra"))
+            try catalogue.recordText(text("a-p1", ["words"], languages: "eng", state: .givenUp))
+            XCTAssertEqual(try ids(), ["a-p2"], "read or given up, a photo is not read again")
+            XCTAssertEqual(try catalogue.countPhotosWithoutText(languages: "eng+fra", redo: false), 1)
+            XCTAssertEqual(try ids(redo: true), ["a-p1", "a-p2"], "read in other languages")
+            XCTAssertEqual(try catalogue.countPhotosWithoutText(languages: "eng+fra", redo: true), 2)
+            XCTAssertEqual(try catalogue.photosWithoutText(languages: "eng+fra", redo: false, runId: 999, after: nil, limit: 9), [],
+                           "only the photos of that run")
+        }
+    }
+}
