@@ -68,7 +68,7 @@ final class FirstUseTests: XCTestCase {
         XCTAssertEqual(outcome.stderr.split(separator: "\n"), [
             "ingest: \(file): wokers unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, "
                 + "grouping, httpHeaderSeconds, httpIdleSeconds, httpMaxConnections, inbox, library, "
-                + "maxFileBytes, maxPixels, minFreeMB, minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, "
+                + "maxFileBytes, maxPixels, minFreeMB, minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, text, textLanguages, textSeconds, "
                 + "thumbnailWidth, uploadIdleSeconds, uploadMaxFileMB, uploadMaxFiles, uploadMaxRequestMB, workers)",
             "ingest: \(file): thumbnailWidth must be 16…4096, got 0",
             "ingest: \(file): grouping unknown value \"barcode\"",

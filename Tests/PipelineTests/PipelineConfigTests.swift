@@ -61,6 +61,20 @@ final class PipelineConfigTests: XCTestCase {
         XCTAssertEqual(config.symbologies, [.ean13, .qr])
     }
 
+    func testParse_textKeys_areApplied_andALanguageNotInstalledNamesItsPackage() throws {
+        XCTAssertEqual(try parse("{}").text, TextSettings(), "on, in English, French and German, 20 s a photo")
+        XCTAssertTrue(try parse("{}").text.isOn)
+        let config = try parse(#"{"text": "off", "textLanguages": ["fra"], "textSeconds": 5}"#)
+        XCTAssertEqual(config.text.mode, .off)
+        XCTAssertEqual(config.text.languages, ["fra"])
+        XCTAssertEqual(config.text.seconds, 5)
+        assertRefused(#"{"textLanguages": ["eng", "klingon"]}"#, key: "textLanguages", mentioning: "tesseract-ocr-klingon")
+        assertRefused(#"{"textLanguages": ["../eng"]}"#, key: "textLanguages", mentioning: "not a Tesseract language")
+        assertRefused(#"{"textLanguages": []}"#, key: "textLanguages", mentioning: "non-empty")
+        XCTAssertNoThrow(try parse(#"{"text": "off", "textLanguages": ["klingon"]}"#), "off, no language is loaded")
+        assertRefused(#"{"textSeconds": 0}"#, key: "textSeconds", mentioning: "1")
+    }
+
     func testParse_relativePaths_resolveAgainstFolderAndAbsoluteAreKept() throws {
         let config = try parse("""
             {"inbox": "photos/in", "library": "../shared/library/", "catalog": "/var/db//catalog.sqlite",
@@ -85,7 +99,7 @@ final class PipelineConfigTests: XCTestCase {
             XCTAssertEqual((error as? ConfigError)?.messages, [
                 "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, grouping, "
                     + "httpHeaderSeconds, httpIdleSeconds, httpMaxConnections, inbox, library, maxFileBytes, maxPixels, minFreeMB, "
-                    + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, thumbnailWidth, "
+                    + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, text, textLanguages, textSeconds, thumbnailWidth, "
                     + "uploadIdleSeconds, uploadMaxFileMB, uploadMaxFiles, uploadMaxRequestMB, workers)",
                 "inbox must be a non-empty string",
                 "workers must be 0…256, got -1",

@@ -56,6 +56,8 @@ package struct PipelineConfig: Sendable, Equatable {
     package var upload = UploadLimits()
     /// `ingest serve`: the time a client may take and the connections held at once (the `http…` keys).
     package var http = HTTPLimits()
+    /// Reading the words on the photos (the `text…` keys).
+    package var text = TextSettings()
 
     /// `decodeMemoryMB` in bytes, 0 resolved.
     package var decodeMemoryBytes: Int {
@@ -139,6 +141,7 @@ package struct PipelineConfig: Sendable, Equatable {
         if let value = reader.integer("minFreeMB", in: 0...100_000_000) { minFreeMB = value }
         upload.read(reader)
         http.read(reader)
+        text.read(reader)
         if let value = reader.string("readyMarker") {
             if value.hasPrefix("."), value.count > 1, value != "..", !value.contains("/") {
                 readyMarker = value
@@ -151,7 +154,7 @@ package struct PipelineConfig: Sendable, Equatable {
     static let known: Set<String> = Set(["inbox", "library", "catalog", "quarantine", "thumbnailWidth", "groupGapSeconds",
                                      "grouping", "originals", "workers", "maxPixels", "decodeMemoryMB", "minPixels", "maxFileBytes", "symbologies",
                                      "settleSeconds", "rescanSeconds", "readyMarker", "claimLeaseSeconds", "catalogWaitSeconds",
-                                     "minFreeMB"]).union(UploadLimits.keys).union(HTTPLimits.keys)
+                                     "minFreeMB"]).union(UploadLimits.keys).union(HTTPLimits.keys).union(TextSettings.keys)
 
     /// `path` made absolute against `folder` (unless it already is; by default the working folder),
     /// `~` expanded.

@@ -73,6 +73,7 @@ package final class IngestRun: Sendable {
         let state = pass.finish()
         committer.tidy()
         var summary = state.summary
+        summary.runId = run.id
         summary.interrupted = stopRequested.load(ordering: .relaxed) && summary.sets.count < sets.count
         summary.seconds = Date().timeIntervalSince(started)
         try finish(&run, summary: &summary)

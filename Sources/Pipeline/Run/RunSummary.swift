@@ -7,6 +7,8 @@ package struct RunSummary: Sendable {
     package var stoppedEarly: String?
     /// Set when a stop was requested (a signal) before every set was reached; those stay in the inbox.
     package var interrupted = false
+    /// The run's row in the catalogue: its captures' `run_id`.
+    package var runId: Int64?
 
     package init() {}
 

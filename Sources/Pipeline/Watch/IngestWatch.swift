@@ -27,6 +27,8 @@ package final class IngestWatch: @unchecked Sendable {
     /// Told when the watch is ready, that it is alive (from the loop and after every photo), and
     /// when it stops: systemd's `Type=notify` and watchdog.
     private let notifier: ServiceNotifier
+    /// Reads the words on the photos committed, in the background (`text` on).
+    private let text: BackgroundTextReader?
 
     /// Starts watching the inbox; sets are ingested once `run()` is called. Throws
     /// `InboxWatchError` when the inbox cannot be watched.
@@ -39,6 +41,7 @@ package final class IngestWatch: @unchecked Sendable {
         watcher = try InboxWatcher(inbox: config.inbox, readyMarker: config.readyMarker, logger: logger)
         ingest = IngestRun(config: config, catalogue: catalogue, logger: logger, worker: worker) { _ in notifier.alive() }
         tracker = SettleTracker(settleSeconds: config.settleSeconds)
+        text = config.text.isOn ? BackgroundTextReader(config: config, catalogue: catalogue, logger: logger) : nil
     }
 
     /// Watches and ingests until `requestStop()`, then returns once the sets in flight are
@@ -51,6 +54,10 @@ package final class IngestWatch: @unchecked Sendable {
         ])
         notifier.ready(status: "watching \(config.inbox)")
         defer { notifier.stopping() }
+        // The photos in the catalogue without text (a run with --no-text, text on since) first;
+        // on the way out, the photo being read is stored before the watch returns.
+        text?.photosCommitted()
+        defer { text?.stop() }
         var nextSweep = clock()
         while !isStopRequested {
             notifier.alive()
@@ -155,6 +162,7 @@ package final class IngestWatch: @unchecked Sendable {
         ingesting.withLock { $0 = Set(settled.map(\.name)) }
         defer { ingesting.withLock { $0 = [] } }
         let summary = try ingest.run(sets: settled)
+        if summary.photos > 0 { text?.photosCommitted() }
         // A set handed over to another worker is looked at again, as a failed one is: should that
         // worker stop too, its claim lapses and the set is this one's to take.
         for report in summary.sets where report.outcome == .committed {

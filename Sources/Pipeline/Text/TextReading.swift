@@ -1,0 +1,87 @@
+import Catalog
+import Foundation
+import Imaging
+
+/// How one photo's words are read: the photo upright (its EXIF orientation applied) at
+/// `longEdge` pixels, enlarged when it is smaller; where few words come out, light print read as
+/// ink, and the photo turned upside down.
+///
+/// - Light print: Tesseract takes dark print on a light ground. White letters on a coloured
+///   package (often outlined, for the shelf) come out as hollow shapes or not at all; the pixels
+///   white in every band, made black on white, read as ordinary print.
+/// - Turns: Tesseract finds lines that run up or down the photo and reads them turned, so a
+///   package photographed sideways reads without help, but in one direction of the two: text
+///   the other way up reads as nonsense. The half turn is tried on a copy half as large (a quarter
+///   of the pixels), and read at full size only when the trial reads more.
+struct TextReading {
+    /// The long edge of the copy read, in pixels.
+    static let longEdge = 2000
+    /// The long edge of the copy a turn is tried on.
+    static let trialEdge = 1000
+    /// Words Tesseract is less sure of than this (0…100) are dropped: on photos they are mostly
+    /// texture, bars and glare read as letters.
+    static let confidenceFloor = 50.0
+    /// A reading worth less than this (`worth`) is poor: the photo is read the other ways.
+    static let poorWorth = 8.0
+    /// The darkest band's level from which a pixel is white print: white in every band, as no
+    /// coloured print or ground is.
+    static let whiteLevel: UInt8 = 225
+
+    let recognizer: TextRecognizer
+    let seconds: Double
+
+    /// The words of the original `bytes`, their boxes as fractions of the upright photo, and the
+    /// right angles it was turned to read them.
+    func read(_ bytes: [UInt8]) throws -> (words: [PhotoText.Word], quarterTurns: Int) {
+        let started = Date()
+        let copies = try GreyImage.uprightCopies(of: bytes, longEdge: Self.longEdge)
+        var image = copies.grey
+        var best = (words: try kept(recognizer.words(of: image, seconds: remaining(since: started))), turns: 0)
+        if Self.worth(of: best.words) < Self.poorWorth {
+            let light = copies.darkestBand.lightPrintAsInk(from: Self.whiteLevel)
+            let words = try kept(recognizer.words(of: light, seconds: remaining(since: started)))
+            if Self.worth(of: words) > Self.worth(of: best.words) { (best, image) = ((words, 0), light) }
+        }
+        if Self.worth(of: best.words) < Self.poorWorth {
+            let trial = try image.shrunk(toLongEdge: Self.trialEdge).turned(quarterTurns: 2)
+            let trialWords = try kept(recognizer.words(of: trial, seconds: remaining(since: started)))
+            if Self.worth(of: trialWords) > Self.worth(of: best.words) {
+                let words = try kept(recognizer.words(of: image.turned(quarterTurns: 2), seconds: remaining(since: started)))
+                if Self.worth(of: words) > Self.worth(of: best.words) { best = (words, 2) }
+            }
+        }
+        let (width, height) = (Double(image.width), Double(image.height))
+        let fractions = best.words.map { word in
+            let box = word.box.unturned(quarterTurns: best.turns, width: image.width, height: image.height)
+            return PhotoText.Word(text: word.text, line: word.line, block: word.block,
+                                  x: Double(box.x) / width, y: Double(box.y) / height,
+                                  width: Double(box.width) / width, height: Double(box.height) / height,
+                                  confidence: word.confidence)
+        }
+        return (fractions, best.turns)
+    }
+
+    /// The words kept of a reading: sure enough, and holding a letter or a digit.
+    private func kept(_ words: [RecognizedWord]) -> [RecognizedWord] {
+        words.filter { $0.confidence >= Self.confidenceFloor && $0.text.contains { $0.isLetter || $0.isNumber } }
+    }
+
+    /// What a reading found that a search could use: the letters and digits of its words of three
+    /// or more, each counted by how far Tesseract's confidence in its word is above the floor.
+    /// Nonsense read from text the wrong way up has as many letters as the real reading, but
+    /// less confidence.
+    static func worth(of words: [RecognizedWord]) -> Double {
+        words.reduce(0) { total, word in
+            let count = word.text.filter { $0.isLetter || $0.isNumber }.count
+            guard count >= 3 else { return total }
+            return total + Double(count) * (word.confidence - confidenceFloor) / (100 - confidenceFloor)
+        }
+    }
+
+    /// The seconds left of the photo's `seconds`; throws once none are.
+    private func remaining(since started: Date) throws(TextError) -> Double {
+        let left = seconds - Date().timeIntervalSince(started)
+        guard left > 0 else { throw TextError.tookTooLong(seconds: seconds) }
+        return left
+    }
+}
