@@ -95,6 +95,9 @@ package enum Assets {
         figure.photo img { width: 100%; height: auto; display: block; image-orientation: from-image; }
         svg.hits { position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none; }
         svg.hits rect { fill: rgba(11, 87, 208, .12); stroke: #0b57d0; stroke-width: 3; vector-effect: non-scaling-stroke; }
+        svg.hits rect.word { display: none; fill: rgba(214, 120, 0, .10); stroke: #d67800; stroke-width: 1.5; }
+        figure.photo:has(input.show-words:checked) svg.hits rect.word { display: inline; }
+        details.text p.words { font-size: .9em; white-space: normal; }
         figcaption p { margin: .15rem 0; }
         ul.barcodes, ul.history { margin: .2rem 0; padding-left: 1.2rem; }
         ul.history li { margin: .3rem 0; }

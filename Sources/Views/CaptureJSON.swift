@@ -34,9 +34,15 @@ package struct CaptureJSON: Encodable, Sendable {
     @NullWhenAbsent package var product: ProductJSON?
     /// Only in `show --json`.
     package var photos: [PhotoJSON]?
+    /// The most prominent print of its photos, where its product has no name (none from a dump,
+    /// none entered): a suggestion.
+    @NullWhenAbsent package var nameFromPackage: String?
+    /// The nutrition table read on its photos, keys absent for values not read.
+    @NullWhenAbsent package var labelNutrition: LabelNutrition?
 
     /// `hits`: the capture's photos' barcode hits, in their order.
-    package init(_ capture: Capture, agents: [String: Agent], product: Product?, hits: [BarcodeHit], photos: [PhotoJSON]? = nil) {
+    package init(_ capture: Capture, agents: [String: Agent], product: Product?, hits: [BarcodeHit], photos: [PhotoJSON]? = nil,
+                 packageText: PackageText? = nil) {
         id = capture.id
         setName = capture.setName
         capturedAt = capture.capturedAt
@@ -57,5 +63,7 @@ package struct CaptureJSON: Encodable, Sendable {
         createdAt = capture.createdAt
         self.product = product.map(ProductJSON.init)
         self.photos = photos
+        nameFromPackage = product?.name == nil ? packageText?.name : nil
+        labelNutrition = packageText?.nutrition
     }
 }

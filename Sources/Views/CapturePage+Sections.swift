@@ -19,11 +19,18 @@ extension CapturePage {
             "<li>\(hit.symbology.rawValue) \(hit.text) <span class=\"hint\">quality \(hit.quality)</span></li>"
         }
         let read: HTML = entry.hits.isEmpty ? "<p class=\"meta none\">no barcode read</p>" : "<ul class=\"barcodes\">\(barcodes)</ul>"
+        // The words' boxes, drawn over the thumbnail as the hits are (hidden until asked for).
+        let wordBoxes: [HTML] = (entry.text?.words ?? []).map { word in
+            let (x, y) = (Self.number(word.x * Double(photo.thumbWidth), digits: 1), Self.number(word.y * Double(photo.thumbHeight), digits: 1))
+            let (width, height) = (Self.number(word.width * Double(photo.thumbWidth), digits: 1),
+                                   Self.number(word.height * Double(photo.thumbHeight), digits: 1))
+            return "<rect class=\"word\" x=\"\(x)\" y=\"\(y)\" width=\"\(width)\" height=\"\(height)\"><title>\(word.text)</title></rect>"
+        }
         return """
             <figure class="photo" id="photo-\(photo.id)" data-photo="\(photo.id)">
             <a class="frame" href="\(links.original(photo))" title="the original, upright">\
             <img src="\(links.thumbnail(photo))" width="\(photo.thumbWidth)" height="\(photo.thumbHeight)" alt="\(photo.originalName)">\
-            <svg class="hits" viewBox="0 0 \(photo.thumbWidth) \(photo.thumbHeight)" preserveAspectRatio="none">\(boxes)</svg></a>
+            <svg class="hits" viewBox="0 0 \(photo.thumbWidth) \(photo.thumbHeight)" preserveAspectRatio="none">\(boxes)\(wordBoxes)</svg></a>
             <figcaption>
             <p><strong>\(index + 1). \(photo.originalName)</strong></p>
             <p class="meta">\(photo.format.rawValue) \(photo.width)×\(photo.height) · \(ByteCountFormatter.string(fromByteCount: photo.byteSize, countStyle: .file))\(camera.isEmpty ? "" : " · \(camera)")</p>
@@ -32,10 +39,25 @@ extension CapturePage {
             contrast \(Self.number(photo.contrast)), brightness \(Self.number(photo.brightness)), \
             decode \(photo.decodeConfidence.map { Self.number($0) } ?? "–")</p>
             \(read)
+            \(Self.textSection(entry.text))
             \(context.canCorrect ? photoActions(photo, index: index, context) : "")
             </figcaption>
             </figure>
 
+            """
+    }
+
+    /// What was read on a photo: its words (the boxes shown on the photo with the box ticked), why
+    /// they could not be read, or that they are still to be.
+    static func textSection(_ text: PhotoText?) -> HTML {
+        guard let text else { return "<p class=\"meta none\">text not read yet</p>" }
+        guard text.state == .read else { return "<p class=\"meta none\">text not read: \(text.reason ?? "given up")</p>" }
+        guard !text.words.isEmpty else { return "<p class=\"meta none\">no text read</p>" }
+        let lines: [HTML] = text.text.split(separator: "\n").map { "\($0)<br>" }
+        return """
+            <details class="text"><summary>Text on the photo (\(text.words.count) words)</summary>
+            <label class="hint"><input type="checkbox" class="show-words"> show the words on the photo</label>
+            <p class="words">\(lines)</p></details>
             """
     }
 
@@ -63,7 +85,7 @@ extension CapturePage {
             """, button: capture.barcode == nil ? "Set" : "Change", classes: "barcode") + remove))
         if capture.gtin13 != nil {
             rows.append(Self.action("Product", context.form("/captures/\(id)/product", fields: """
-                <input type="text" name="name" placeholder="name" required value="\(product?.name ?? "")" aria-label="product name">\
+                <input type="text" name="name" placeholder="name" required value="\(product?.name ?? nameFromPackage ?? "")" aria-label="product name">\
                 <input type="text" name="brand" placeholder="brand" value="\(product?.brands ?? "")" aria-label="brand">
                 """, button: "Save", classes: "product")))
         }

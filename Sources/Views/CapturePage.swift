@@ -10,6 +10,8 @@ package struct CapturePage: Sendable {
     package struct PhotoEntry: Sendable {
         package var photo: Photo
         package var hits: [BarcodeHit]
+        /// The words read on it; nil until it is read.
+        package var text: PhotoText?
     }
 
     package var capture: Capture
@@ -18,6 +20,8 @@ package struct CapturePage: Sendable {
     package var photos: [PhotoEntry]
     /// The edits that touched the capture, newest first.
     package var edits: [Edit]
+    /// What its photos' print says: a name from the package, the nutrition table.
+    package var packageText: PackageText? = nil
 
     /// Edits the page lists.
     static let historyLength = 20
@@ -27,16 +31,18 @@ package struct CapturePage: Sendable {
         guard let capture = try catalogue.capture(id: id) else { return nil }
         let rows = try catalogue.photos(ofCapture: capture.id)
         let hits = try catalogue.hits(ofPhotos: rows.map(\.id))
-        let photos = rows.map { PhotoEntry(photo: $0, hits: hits[$0.id] ?? []) }
+        let texts = try catalogue.texts(ofPhotos: rows.map(\.id))
+        let photos = rows.map { PhotoEntry(photo: $0, hits: hits[$0.id] ?? [], text: texts[$0.id]) }
         let product = try capture.gtin13.flatMap { try catalogue.products(forGTIN13s: [$0])[$0] }
         return CapturePage(capture: capture, product: product, agents: try catalogue.agents(), photos: photos,
-                           edits: try catalogue.edits(ofCapture: capture.id, limit: historyLength))
+                           edits: try catalogue.edits(ofCapture: capture.id, limit: historyLength),
+                           packageText: try catalogue.packageText(ofCaptures: [capture.id])[capture.id])
     }
 
     /// What `show --json` prints, and `/api/captures/{id}` answers.
     package var json: CaptureJSON {
         CaptureJSON(capture, agents: agents, product: product, hits: photos.flatMap(\.hits),
-                    photos: photos.map { PhotoJSON($0.photo, hits: $0.hits) })
+                    photos: photos.map { PhotoJSON($0.photo, hits: $0.hits, text: $0.text) }, packageText: packageText)
     }
 
     package func html(_ context: PageContext) -> HTML {
@@ -65,6 +71,13 @@ package struct CapturePage: Sendable {
         let others = capture.otherCodes(among: photos.flatMap(\.hits))
         if !others.isEmpty { rows.append(("Also read", HTML.joined(others.map { "\($0)" }, separator: ", "))) }
         rows.append(("Product", productFacts()))
+        if let name = nameFromPackage {
+            rows.append(("From the package", """
+                <strong class="from-package">\(name)</strong> <span class="hint">the largest print on its photos, \
+                a suggestion\(capture.gtin13 == nil ? "" : ": Save it as the product's name below")</span>
+                """))
+        }
+        if let nutrition = packageText?.nutrition { rows.append(("Label nutrition", Self.nutritionFacts(nutrition))) }
         let source = capture.timeSource
         rows.append(("Captured", """
             <time datetime="\(capture.capturedAt)">\(capture.capturedAt)</time> \
@@ -83,6 +96,26 @@ package struct CapturePage: Sendable {
         rows.append(("Added", "\(capture.createdAt)"))
         rows.append(("Id", "<span class=\"id\">\(capture.id)</span>"))
         return rows.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }
+    }
+
+    /// The name from the package, where the capture's product has no name (a dump's or a
+    /// person's name is never replaced by it).
+    var nameFromPackage: String? {
+        product?.name == nil ? packageText?.name : nil
+    }
+
+    /// The values of a nutrition table as read, per 100 g unless it says per serving.
+    static func nutritionFacts(_ nutrition: LabelNutrition) -> HTML {
+        let parts: [HTML] = LabelNutrition.nutrients.compactMap { nutrient in
+            nutrition[keyPath: nutrient.path].map { value in
+                let unit = nutrient.key == "energyKJ" ? " kJ" : nutrient.key == "energyKcal" ? " kcal" : " g"
+                let name = nutrient.key == "energyKJ" || nutrient.key == "energyKcal" ? "energy" : nutrient.key
+                return "\(name) \(String(format: "%g", value))\(unit)"
+            }
+        }
+        let basis = nutrition.perServing == true
+            ? "per serving" + (nutrition.servingGrams.map { " of \(String(format: "%g", $0)) g" } ?? "") : "per 100 g"
+        return HTML.joined(parts, separator: " · ") + " <span class=\"hint\">\(basis), read from the label</span>"
     }
 
     private func productFacts() -> HTML {

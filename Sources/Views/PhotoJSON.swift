@@ -28,8 +28,12 @@ package struct PhotoJSON: Encodable, Sendable {
     package var quality: Double
     package var rating: String
     package var barcodes: [BarcodeJSON]
+    /// The words read on it in reading order, a line break between lines; null until it is read
+    /// (or when it was given up: `textProblem` says why).
+    @NullWhenAbsent package var text: String?
+    @NullWhenAbsent package var textProblem: String?
 
-    package init(_ photo: Photo, hits: [BarcodeHit]) {
+    package init(_ photo: Photo, hits: [BarcodeHit], text: PhotoText? = nil) {
         id = photo.id
         position = photo.position
         originalName = photo.originalName
@@ -54,5 +58,7 @@ package struct PhotoJSON: Encodable, Sendable {
         quality = photo.quality
         rating = photo.rating.rawValue
         barcodes = hits.map(BarcodeJSON.init)
+        self.text = text?.state == .read ? text?.text : nil
+        textProblem = text?.state == .givenUp ? text?.reason : nil
     }
 }

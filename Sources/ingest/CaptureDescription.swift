@@ -13,6 +13,10 @@ struct CaptureDescription {
     var product: Product?
     var photos: [(photo: Photo, hits: [BarcodeHit])]
     var library: FilePath
+    /// The words read on the photos, by photo id.
+    var texts: [String: PhotoText] = [:]
+    /// What the photos' print says of the product.
+    var packageText: PackageText?
 
     var text: String {
         var lines = [
@@ -31,6 +35,16 @@ struct CaptureDescription {
                 ?? "\(safe(capture.fallbackProductName)) (no product data)"),
             "quality   \(capture.rating.rawValue) (\(Self.number(capture.quality)))",
         ]
+        if product?.name == nil, let name = packageText?.name {
+            lines.insert("package   \(safe(name)) (the largest print on its photos: a suggestion for its name)", at: lines.count - 1)
+        }
+        if let nutrition = packageText?.nutrition {
+            let values = LabelNutrition.nutrients.compactMap { nutrient in
+                nutrition[keyPath: nutrient.path].map { "\(nutrient.key) \(String(format: "%g", $0))" }
+            }
+            lines.insert("label     " + values.joined(separator: ", ") + (nutrition.perServing == true ? " (per serving)" : " (per 100 g)"),
+                         at: lines.count - 1)
+        }
         if let agentId = capture.agentId {
             var name = agent?.name ?? capture.agentName ?? agentId
             if let then = capture.agentName, then != name { name += " (at capture: \(then))" }
@@ -68,7 +82,15 @@ struct CaptureDescription {
                 + ", ZBar quality \(hit.quality), at \(hit.x),\(hit.y) \(hit.width)×\(hit.height)")
         }
         if hits.isEmpty { lines.append("     barcode    none") }
+        lines.append("     text       " + textLines(texts[photo.id]).joined(separator: "\n                "))
         return lines
+    }
+
+    /// A photo's words, line by line, or why there are none.
+    private func textLines(_ text: PhotoText?) -> [String] {
+        guard let text else { return ["not read yet (ingest text reads it)"] }
+        guard text.state == .read else { return ["not read: \(safe(text.reason ?? "given up"))"] }
+        return text.words.isEmpty ? ["none read"] : TerminalText.escapedKeepingLines(text.text)
     }
 
     private func path(_ relative: String) -> String {

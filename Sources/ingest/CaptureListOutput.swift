@@ -22,16 +22,17 @@ struct CaptureListOutput {
     }
 
     /// Writes `captures` after those written before, with their `products` (by GTIN-13) and, in
-    /// JSON, their photos' hits from `catalogue`.
+    /// JSON, their photos' hits and what their print says from `catalogue`.
     mutating func write(_ captures: [Capture], products: [String: Product], catalogue: Catalogue) throws {
         guard !captures.isEmpty else { return }
         if isJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let hits = try catalogue.hits(ofCaptures: captures.map(\.id))
+            let packageTexts = try catalogue.packageText(ofCaptures: captures.map(\.id))
             let elements = captures.map { capture in
                 let json = CaptureJSON(capture, agents: agents, product: capture.gtin13.flatMap { products[$0] },
-                                       hits: hits[capture.id] ?? [])
+                                       hits: hits[capture.id] ?? [], packageText: packageTexts[capture.id])
                 let text = String(decoding: (try? encoder.encode(json)) ?? Data(), as: UTF8.self)
                 return "  " + text.replacingOccurrences(of: "\n", with: "\n  ")
             }

@@ -13,7 +13,7 @@ struct Ingest: AsyncParsableCommand {
     private static var commands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
             Run.self, Watch.self, Export.self, List.self, Show.self, Merge.self, Split.self, Move.self, SetBarcode.self,
-            Delete.self, Undo.self, Purge.self, Thumbnails.self, Verify.self, Explain.self, Backup.self, Products.self, Workers.self,
+            Delete.self, Undo.self, Purge.self, Thumbnails.self, Text.self, Verify.self, Explain.self, Backup.self, Products.self, Workers.self,
             Status.self, CatalogCommands.self,
         ]
         #if canImport(Web)

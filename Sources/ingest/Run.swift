@@ -25,6 +25,9 @@ extension Ingest {
         @Option(help: "A file to write the run's metrics to when it ends, in Prometheus' text format (for node_exporter's textfile collector).")
         var metricsFile: String?
 
+        @Flag(help: "Do not read the words on the photos committed (by default they are read after the last set; `ingest text` reads them later).")
+        var noText = false
+
         func validate() throws {
             guard let metricsFile else { return }
             let parent = FilePath(metricsFile).removingLastComponent()
@@ -54,7 +57,28 @@ extension Ingest {
                 if !options.quiet || !summary.isClean {
                     printEscaped(SummaryPrinter(summary: summary, config: context.config).text, terminator: "")
                 }
+                if context.config.text.isOn, !noText, !summary.interrupted, summary.photos > 0 {
+                    try readText(of: summary, context, progress: progress)
+                }
                 if !summary.isClean { throw ExitCode.failure }
+            }
+        }
+
+        /// Reads the words on the photos the run committed, once its sets are all in: the catalogue
+        /// is complete before the first word is read. A photo given up is reported, not a failure
+        /// of the run (`ingest text` tells it again).
+        private func readText(of summary: RunSummary, _ context: CommandContext, progress: ProgressLine?) throws {
+            let reader = TextReader(config: context.config, catalogue: context.catalogue, logger: context.logger) { progress?.update($0) }
+            let report = try reader.readAll(runId: summary.runId) { failure in
+                let line = "  text of \(TerminalText.escaped(failure.path)): \(TerminalText.escaped(failure.reason))"
+                if let progress { progress.print(line) } else { print(line) }
+            }
+            progress?.finish()
+            if options.logFormat == .json {
+                context.logger.notice("text read", metadata: ["photos": "\(report.photos)", "words": "\(report.words)",
+                                                              "givenUp": "\(report.givenUp)"])
+            } else if !options.quiet {
+                print(TextReportLine(report).text)
             }
         }
     }

@@ -31,12 +31,16 @@ extension Ingest {
                 let photos = try catalogue.photos(ofCapture: capture.id).map { ($0, try catalogue.hits(ofPhoto: $0.id)) }
                 let agents = try catalogue.agents()
                 let product = try capture.gtin13.flatMap { try catalogue.products(forGTIN13s: [$0])[$0] }
+                let texts = try catalogue.texts(ofPhotos: photos.map(\.0.id))
+                let packageText = try catalogue.packageText(ofCaptures: [capture.id])[capture.id]
                 if json {
                     try printJSON(CaptureJSON(capture, agents: agents, product: product, hits: photos.flatMap(\.1),
-                                              photos: photos.map(PhotoJSON.init)))
+                                              photos: photos.map { PhotoJSON($0.0, hits: $0.1, text: texts[$0.0.id]) },
+                                              packageText: packageText))
                 } else {
                     let description = CaptureDescription(capture: capture, agent: capture.agentId.flatMap { agents[$0] },
-                                                         product: product, photos: photos, library: context.config.library)
+                                                         product: product, photos: photos, library: context.config.library,
+                                                         texts: texts, packageText: packageText)
                     printEscaped(description.text, terminator: "")
                 }
             }

@@ -51,6 +51,7 @@ final class ListShowDeleteTests: XCTestCase {
         XCTAssertEqual(Set(capture.keys), [
             "id", "setName", "capturedAt", "timeSource", "barcode", "symbology", "gtin13", "addon", "otherCodes", "photoCount", "quality",
             "rating", "agentId", "agentName", "agentNameAtCapture", "requestId", "note", "createdAt", "product",
+            "nameFromPackage", "labelNutrition",
         ])
         XCTAssertTrue(capture["barcode"] is NSNull, "absent values are null, never left out")
         XCTAssertEqual(capture["photoCount"] as? Int, 2)
@@ -185,12 +186,13 @@ final class LockOrderTests: XCTestCase {
         // They used to open the catalogue first, which migrates it: a write under another's lock.
         let work = try SampleLibrary(for: self)
         try work.run()
-        // The catalogue as the release before v4-agent-names (and v5-products … v10-addons) left it: opening it migrates it.
+        // The catalogue as the release before v4-agent-names (and v5-products … v11-text) left it: opening it migrates it.
         let migrations = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             if len(sys.argv) > 2:
-                db.executescript("DROP TRIGGER capture_inserted_search; DROP TRIGGER capture_updated_search; "
+                db.executescript("DROP TABLE photo_word; DROP TABLE photo_text; DROP TRIGGER photo_moved_search; "
+                                 "DROP TRIGGER capture_inserted_search; DROP TRIGGER capture_updated_search; "
                                  "DROP TRIGGER capture_deleted_search; DROP TABLE capture_text_index; DROP TABLE capture_text; "
                                  "DROP TABLE agent_name; DROP TABLE product; DROP TABLE worker; DROP TABLE set_claim; "
                                  "DROP TABLE held_file; DROP TABLE edit_capture; "
@@ -199,7 +201,7 @@ final class LockOrderTests: XCTestCase {
                                  "ALTER TABLE capture DROP COLUMN addon; ALTER TABLE barcode_hit DROP COLUMN addon; "
                                  "DELETE FROM grdb_migrations "
                                  "WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers', 'v7-edits', 'v8-search', "
-                                 "'v9-search-sql-fold', 'v10-addons');")
+                                 "'v9-search-sql-fold', 'v10-addons', 'v11-text');")
                 db.commit()
             print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid")))
             """
