@@ -143,7 +143,7 @@ def main():
         inbox = fresh_inbox(corpus, args.work, folder)
         base = os.path.dirname(inbox)
         config = os.path.join(base, "pipeline.json")
-        common.write_config(config, workers=args.workers)
+        common.write_config(config, workers=args.workers, **common.without_text(binary))
         extra = ["--metrics-file", os.path.join(base, "metrics.prom")] if metrics else []
         run = timed([binary, "run", "--config", config, "--quiet"] + extra)
         sh([binary, "export", "--config", config, "--csv", os.path.join(base, "captures.csv"), "--quiet"])

@@ -131,9 +131,18 @@ def write_config(path, indent=None, end="", **settings):
         f.write(json.dumps(layout, indent=indent) + end)
 
 
+def without_text(binary):
+    """The settings that leave the words on the photos unread by `binary`: `text` off for an ingest
+    that reads them after a run (its speed figures are taken without: issue 67), none for an older
+    one, which would refuse the key."""
+    help_text = subprocess.run([binary, "run", "--help"], capture_output=True, text=True).stdout
+    return {"text": "off"} if "--no-text" in help_text else {}
+
+
 def run_ingest(binary, inbox, work, link=False, export=None, indent=None, end="", **settings):
     """`binary run` on a copy of `inbox` in WORK/inbox (hard-linked with `link`), configured by
-    WORK/pipeline.json (see write_config), then `binary export --csv EXPORT` when asked.
+    WORK/pipeline.json (see write_config; text not read unless `settings` say `text`), then
+    `binary export --csv EXPORT` when asked.
     Returns (seconds of the run and the export, the run's summary lines). An exit other than
     0 or 1 (1: some photos quarantined) stops the script: every figure after it would be wrong."""
     shutil.rmtree(work, ignore_errors=True)
@@ -143,7 +152,7 @@ def run_ingest(binary, inbox, work, link=False, export=None, indent=None, end=""
     else:
         shutil.copytree(inbox, os.path.join(work, "inbox"))
     config = os.path.join(work, "pipeline.json")
-    write_config(config, indent=indent, end=end, **settings)
+    write_config(config, indent=indent, end=end, **{**without_text(binary), **settings})
     start = time.monotonic()
     run = subprocess.run([binary, "run", "--config", config], capture_output=True, text=True)
     if run.returncode not in (0, 1):

@@ -61,7 +61,7 @@ def ingest_run(binary, inboxes, workers, work):
     for inbox in inboxes:
         for name in os.listdir(inbox):
             shutil.copytree(os.path.join(inbox, name), os.path.join(work, "inbox", name))
-    common.write_config(os.path.join(work, "pipeline.json"), end="\n", workers=workers)
+    common.write_config(os.path.join(work, "pipeline.json"), end="\n", workers=workers, **common.without_text(binary))
     return timed([binary, "run", "--config", "pipeline.json"], cwd=work)
 
 

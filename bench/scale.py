@@ -220,8 +220,8 @@ def run_rows(args, ingest, catalog, row):
             # The copy's gigabytes must reach the disk before the clock starts, or the run's own
             # fsyncs wait for them.
             os.sync()
-            with open(os.path.join(base, "pipeline.json"), "w") as f:
-                f.write('{"inbox": "inbox", "library": "library", "quarantine": "quarantine", "workers": 2}\n')
+            common.write_config(os.path.join(base, "pipeline.json"), end="\n", workers=2,
+                                **common.without_text(ingest))
             # exit 1: the corpus holds broken files on purpose, which the run sets aside
             seconds, peak, _ = timed([ingest, "run", "--config", os.path.join(base, "pipeline.json"), "--quiet"],
                                      exits=(0, 1))

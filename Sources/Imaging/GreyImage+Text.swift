@@ -2,23 +2,29 @@ internal import CVipsShim
 
 extension GreyImage {
     /// The image in `bytes` (an original), upright per its EXIF orientation, enlarged or shrunk so
-    /// that its long edge is `edge` pixels, as the text reader reads it: its grey (the green band,
-    /// as the barcode reader's), and its darkest band at each pixel (white print is light in
-    /// every band; coloured print and backgrounds are dark in at least one). libvips shrinks a JPEG while
-    /// it loads, so a 48 MP photo never lies in memory whole.
+    /// that its long edge is `edge` pixels, as the text reader reads it: its luma (Rec. 601, as
+    /// Tesseract makes grey of colour: the green band alone left the rows of a generated table
+    /// unread, taken for a picture), and its darkest band at each pixel (white print is light in
+    /// every band; coloured print and backgrounds are dark in at least one). libvips shrinks a
+    /// JPEG while it loads, so a 48 MP photo never lies in memory whole.
     package static func uprightCopies(of bytes: [UInt8], longEdge edge: Int) throws(ImageError) -> (grey: GreyImage, darkestBand: GreyImage) {
         try Vips.start()
         return try bytes.withImageBytes { bytes throws(ImageError) in
             let image = try VipsImage.fittedCopy(of: bytes, edge: edge).eightBit()
             let (grey, copy, bands) = try image.greyAndShrunk(toWidth: image.width, height: image.height)
             guard bands == 3 else { return (grey, grey) }
+            var luma = [UInt8](repeating: 0, count: grey.pixels.count)
             var darkest = [UInt8](repeating: 0, count: grey.pixels.count)
             copy.withUnsafeBufferPointer { rgb in
                 for index in darkest.indices {
-                    darkest[index] = min(rgb[3 * index], rgb[3 * index + 1], rgb[3 * index + 2])
+                    let red = Int(rgb[3 * index]), green = Int(rgb[3 * index + 1]), blue = Int(rgb[3 * index + 2])
+                    let weighted: Int = 77 * red + 150 * green + 29 * blue + 128
+                    luma[index] = UInt8(truncatingIfNeeded: weighted >> 8)
+                    darkest[index] = UInt8(truncatingIfNeeded: Swift.min(red, green, blue))
                 }
             }
-            return (grey, GreyImage(width: grey.width, height: grey.height, pixels: darkest))
+            return (GreyImage(width: grey.width, height: grey.height, pixels: luma),
+                    GreyImage(width: grey.width, height: grey.height, pixels: darkest))
         }
     }
 

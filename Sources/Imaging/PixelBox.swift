@@ -37,10 +37,21 @@ package struct PixelBox: Equatable, Sendable, CustomStringConvertible {
 extension PixelBox {
     /// True when at least 80 % of `other` lies inside this box: the same region found again.
     package func covers(_ other: PixelBox) -> Bool {
+        let overlap = overlapArea(with: other)
+        return overlap > 0 && overlap * 5 >= other.width * other.height * 4
+    }
+
+    /// True when the two boxes share at least half of the smaller one: a word read twice.
+    package func sharesHalf(with other: PixelBox) -> Bool {
+        let overlap = overlapArea(with: other)
+        return overlap > 0 && overlap * 2 >= min(width * height, other.width * other.height)
+    }
+
+    /// The pixels this box and `other` have in common.
+    private func overlapArea(with other: PixelBox) -> Int {
         let overlapWidth = min(x + width, other.x + other.width) - max(x, other.x)
         let overlapHeight = min(y + height, other.y + other.height) - max(y, other.y)
-        guard overlapWidth > 0, overlapHeight > 0 else { return false }
-        return overlapWidth * overlapHeight * 5 >= other.width * other.height * 4
+        return overlapWidth > 0 && overlapHeight > 0 ? overlapWidth * overlapHeight : 0
     }
 
     /// The box in the coordinates of `frame`, a rectangle of the same image (a crop of it): moved by

@@ -12,9 +12,13 @@ package struct CaptureCard: Sendable {
     package var agentName: String?
     /// Its photos' barcode hits, in their order.
     package var hits: [BarcodeHit]
+    /// What its photos' print says: a name from the package, the nutrition table.
+    package var packageText: PackageText?
 
-    package init(capture: Capture, product: Product?, thumbnail: Photo?, agentName: String?, hits: [BarcodeHit]) {
+    package init(capture: Capture, product: Product?, thumbnail: Photo?, agentName: String?, hits: [BarcodeHit],
+                 packageText: PackageText? = nil) {
         self.capture = capture
+        self.packageText = packageText
         self.hits = hits
         self.product = product
         self.thumbnail = thumbnail

@@ -89,14 +89,16 @@ package struct CataloguePage: Sendable {
 }
 
 extension CaptureCard {
-    /// Cards for captures with their products: the first photos and the hits in one read each, the
-    /// agents' names from `agents`.
+    /// Cards for captures with their products: the first photos, the hits and what the print says
+    /// in one read each, the agents' names from `agents`.
     static func cards(_ found: [(Capture, Product?)], agents: [String: Agent], from catalogue: Catalogue) throws -> [CaptureCard] {
         let firsts = try catalogue.firstPhotos(ofCaptures: found.map(\.0.id))
         let hits = try catalogue.hits(ofCaptures: found.map(\.0.id))
+        let packageTexts = try catalogue.packageText(ofCaptures: found.map(\.0.id))
         return found.map { capture, product in
             CaptureCard(capture: capture, product: product, thumbnail: firsts[capture.id],
-                        agentName: capture.agentName(latestIn: agents), hits: hits[capture.id] ?? [])
+                        agentName: capture.agentName(latestIn: agents), hits: hits[capture.id] ?? [],
+                        packageText: packageTexts[capture.id])
         }
     }
 }

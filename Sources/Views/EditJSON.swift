@@ -36,7 +36,9 @@ package struct CaptureListJSON: Encodable, Sendable {
     @NullWhenAbsent package var next: String?
 
     package init(_ page: CataloguePage) {
-        captures = page.cards.map { CaptureJSON($0.capture, agents: page.agents, product: $0.product, hits: $0.hits) }
+        captures = page.cards.map {
+            CaptureJSON($0.capture, agents: page.agents, product: $0.product, hits: $0.hits, packageText: $0.packageText)
+        }
         next = page.next.map(CatalogueQuery.text)
     }
 }

@@ -57,6 +57,13 @@ final class ProgressLine: Sendable {
         }
     }
 
+    /// Prints a file that failed as `  PREFIXpath: reason`, escaped for the terminal, out of the way
+    /// of `progress` when there is one.
+    static func printFailure(_ failure: FileReport, prefix: String = "", on progress: ProgressLine?) {
+        let line = "  \(prefix)\(TerminalText.escaped(failure.path)): \(TerminalText.escaped(failure.reason))"
+        if let progress { progress.print(line) } else { Swift.print(line) }
+    }
+
     /// Erases the line for good, before the command prints its result.
     func finish() {
         state.withLock { state in

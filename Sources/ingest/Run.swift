@@ -70,8 +70,7 @@ extension Ingest {
         private func readText(of summary: RunSummary, _ context: CommandContext, progress: ProgressLine?) throws {
             let reader = TextReader(config: context.config, catalogue: context.catalogue, logger: context.logger) { progress?.update($0) }
             let report = try reader.readAll(runId: summary.runId) { failure in
-                let line = "  text of \(TerminalText.escaped(failure.path)): \(TerminalText.escaped(failure.reason))"
-                if let progress { progress.print(line) } else { print(line) }
+                ProgressLine.printFailure(failure, prefix: "text of ", on: progress)
             }
             progress?.finish()
             if options.logFormat == .json {

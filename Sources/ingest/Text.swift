@@ -30,10 +30,7 @@ extension Ingest {
 
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet || options.logFormat == .json)
-            let printFailure = { (failure: FileReport) in
-                let line = "  \(TerminalText.escaped(failure.path)): \(TerminalText.escaped(failure.reason))"
-                if let progress { progress.print(line) } else { print(line) }
-            }
+            let printFailure = { (failure: FileReport) in ProgressLine.printFailure(failure, on: progress) }
             let report = try withCommandContext(options, .catalogue, progress: progress) { context in
                 guard context.config.text.isOn else {
                     throw ValidationError("the configuration sets \"text\": \"off\"; set it \"on\" to read text")

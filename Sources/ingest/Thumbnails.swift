@@ -30,10 +30,7 @@ extension Ingest {
 
         func run() throws {
             let progress = ProgressLine.onTerminal(quiet: options.quiet)
-            let printFailure = { (failure: FileReport) in
-                let line = "  \(TerminalText.escaped(failure.path)): \(TerminalText.escaped(failure.reason))"
-                if let progress { progress.print(line) } else { print(line) }
-            }
+            let printFailure = { (failure: FileReport) in ProgressLine.printFailure(failure, on: progress) }
             let report = try withCommandContext(options, .changingLibrary(lock), progress: progress) { context in
                 let milestones = progress == nil ? ProgressMilestones(logger: context.logger) : nil
                 let thumbnailer = Thumbnailer(config: context.config, catalogue: context.catalogue, logger: context.logger) { update in

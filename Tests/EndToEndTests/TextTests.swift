@@ -52,6 +52,26 @@ final class TextTests: XCTestCase {
         XCTAssertTrue(again.stdout.hasPrefix("text read on 0 photos"), again.stdout)
     }
 
+    func testWatch_readsTheTextOfEachSetInTheBackground_andStopsOnSIGTERM() throws {
+        let work = try SampleLibrary(for: self, settings: ["text": "on", "settleSeconds": 1])
+        // Only one set, so that the watch has something to read: the others wait outside.
+        let aside = work.folder.appendingPathComponent("aside")
+        try FileManager.default.createDirectory(at: aside, withIntermediateDirectories: true)
+        for set in try FileManager.default.contentsOfDirectory(atPath: work.inbox.path) where set != "bad-files" {
+            try FileManager.default.moveItem(at: work.inbox.appendingPathComponent(set), to: aside.appendingPathComponent(set))
+        }
+        let watch = try BackgroundIngest(["watch"], in: work.folder)
+        XCTAssertTrue(IngestHarness.eventually(within: 10) { watch.stderr.contains("watching the inbox") }, watch.stderr)
+        let catalogue = try work.catalogue()
+        XCTAssertTrue(IngestHarness.eventually(within: 60) {
+            (try? catalogue.captures(matching: CaptureFilter(search: "crunchy")).count) == 1
+        }, "the set's text is read after it is committed: \(watch.stderr)")
+        watch.signal(SIGTERM)
+        XCTAssertEqual(watch.exitStatus(within: 15), 0, watch.stderr)
+        XCTAssertEqual(try catalogue.photosWithoutText(languages: "eng+fra+deu", redo: false, after: nil, limit: 9), [],
+                       "both photos of the set read")
+    }
+
     func testConfig_languageNotInstalled_isAConfigurationErrorNamingThePackage() throws {
         let work = try SampleLibrary(for: self, settings: ["text": "on", "textLanguages": ["eng", "xyz"]])
         let run = try work.ingest(["run"])

@@ -42,4 +42,11 @@ final class PixelBoxTests: XCTestCase {
         XCTAssertEqual(PixelBox(around: [5], [9]), PixelBox(x: 5, y: 9, width: 0, height: 0))
         XCTAssertEqual(PixelBox(around: [], []), PixelBox(x: 0, y: 0, width: 0, height: 0))
     }
+
+    func testSharesHalf_isTrueWhenTheOverlapIsHalfTheSmallerBoxOrMore() {
+        let box = PixelBox(x: 0, y: 0, width: 100, height: 10)
+        XCTAssertTrue(box.sharesHalf(with: PixelBox(x: 80, y: 0, width: 40, height: 10)), "20 of the small box's 40 columns")
+        XCTAssertFalse(box.sharesHalf(with: PixelBox(x: 81, y: 0, width: 40, height: 10)))
+        XCTAssertFalse(box.sharesHalf(with: PixelBox(x: 100, y: 0, width: 40, height: 10)), "touching is not sharing")
+    }
 }

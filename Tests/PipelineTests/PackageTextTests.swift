@@ -1,4 +1,5 @@
 import Catalog
+import Imaging
 @testable import Pipeline
 import XCTest
 
@@ -83,5 +84,29 @@ final class PackageTextTests: XCTestCase {
         ]
         XCTAssertEqual(PackageHeadline.of(words, width: 1000, height: 1000), "TOMATO SOUP")
         XCTAssertNil(PackageHeadline.of(Array(words[..<2]), width: 1000, height: 1000))
+    }
+
+    func testUnion_addsTheWordsReadWhereTheFirstReadingFoundNone_onLinesAfterIts() {
+        func word(_ text: String, x: Int, line: Int) -> RecognizedWord {
+            RecognizedWord(text: text, box: PixelBox(x: x, y: 100, width: 200, height: 60), confidence: 90, line: line, block: 0)
+        }
+        let first = [word("SEA", x: 0, line: 0), word("SALT", x: 220, line: 0)]
+        // The half-size reading read SALT again (a little apart) and CHIPS where the first read nothing.
+        let second = [word("SALT", x: 240, line: 0), word("CHIPS", x: 440, line: 0)]
+        let union = TextReading.union(first, second)
+        XCTAssertEqual(union.map(\.text), ["SEA", "SALT", "CHIPS"])
+        XCTAssertEqual(union.map(\.line), [0, 0, 1], "a line after the first reading's")
+        XCTAssertEqual(TextReading.union([], second).map(\.text), ["SALT", "CHIPS"])
+        var sure = word("5ALT", x: 240, line: 0)
+        sure.confidence = 99
+        XCTAssertEqual(TextReading.union(first, [sure]).map(\.text), ["SEA", "SALT"], "the first reading's word stays")
+    }
+
+    func testWorth_countsSureLongWords_nonsenseTheWrongWayUpLess() {
+        func word(_ text: String, _ confidence: Double) -> RecognizedWord {
+            RecognizedWord(text: text, box: PixelBox(x: 0, y: 0, width: 10, height: 10), confidence: confidence, line: 0, block: 0)
+        }
+        XCTAssertEqual(TextReading.worth(of: [word("SOUP", 100), word("of", 100)]), 4, "words of two letters count nothing")
+        XCTAssertGreaterThan(TextReading.worth(of: [word("SOUP", 95)]), TextReading.worth(of: [word("dNOS", 73), word("OUVINOL", 56)]))
     }
 }
