@@ -60,7 +60,7 @@ final class CommandTests: XCTestCase {
         let lines = export.stdout.split(separator: "\n")
         XCTAssertEqual(lines.first.map(String.init),
                        "capture_id,set_name,barcode,symbology,gtin13,captured_at,time_source,photo_count,photos,rating,quality,thumbnail,originals,thumbnails,agent_id,agent_name,request_id,note,"
-                        + "product_name,brands,quantity,energy_kcal_100g,nutriscore_grade,nutrition_source,addon")
+                        + "product_name,brands,quantity,energy_kcal_100g,nutriscore_grade,nutrition_source,addon,name_from_package")
         XCTAssertEqual(lines.count, 8, "a header and 7 captures")
     }
 
