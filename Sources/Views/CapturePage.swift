@@ -77,7 +77,7 @@ package struct CapturePage: Sendable {
                 a suggestion\(capture.gtin13 == nil ? "" : ": Save it as the product's name below")</span>
                 """))
         }
-        if let nutrition = packageText?.nutrition { rows.append(("Label nutrition", Self.nutritionFacts(nutrition))) }
+        if let nutrition = packageText?.nutrition { rows.append(("Label nutrition", Self.nutritionFacts(nutrition, product: product))) }
         let source = capture.timeSource
         rows.append(("Captured", """
             <time datetime="\(capture.capturedAt)">\(capture.capturedAt)</time> \
@@ -104,13 +104,19 @@ package struct CapturePage: Sendable {
         product?.name == nil ? packageText?.name : nil
     }
 
-    /// The values of a nutrition table as read, per 100 g unless it says per serving.
-    static func nutritionFacts(_ nutrition: LabelNutrition) -> HTML {
+    /// The values of a nutrition table as read, per 100 g unless it says per serving, each with the
+    /// product data's value beside it where that has one, marked where the two disagree.
+    static func nutritionFacts(_ nutrition: LabelNutrition, product: Product? = nil) -> HTML {
+        let database = product.map { Dictionary(uniqueKeysWithValues: LabelNutrition.database($0).map { ($0.key, $0.value) }) } ?? [:]
+        let disagreeing = Set(product.map { nutrition.disagreements(with: $0).map(\.key) } ?? [])
         let parts: [HTML] = LabelNutrition.nutrients.compactMap { nutrient in
             nutrition[keyPath: nutrient.path].map { value in
                 let unit = nutrient.key == "energyKJ" ? " kJ" : nutrient.key == "energyKcal" ? " kcal" : " g"
                 let name = nutrient.key == "energyKJ" || nutrient.key == "energyKcal" ? "energy" : nutrient.key
-                return "\(name) \(String(format: "%g", value))\(unit)"
+                let fact: HTML = "\(name) \(String(format: "%g", value))\(unit)"
+                guard nutrition.perServing != true, let known = database[nutrient.key] ?? nil else { return fact }
+                let beside: HTML = "\(fact) <span class=\"hint\">(database \(String(format: "%g", known)))</span>"
+                return disagreeing.contains(nutrient.key) ? "<mark title=\"label and database disagree\">\(beside)</mark>" : beside
             }
         }
         let basis = nutrition.perServing == true

@@ -2,7 +2,8 @@ package import Catalog
 
 /// What most likely needs a person's look, newest first in each section: a capture without barcode
 /// next to one with (a code missed, or a product split in two), many photos (two products in one?),
-/// a Poor rating, photos whose time came from the file (the order may be off).
+/// a Poor rating, photos whose time came from the file (the order may be off), a nutrition label
+/// that the product's data contradicts.
 package struct ReviewPage: Sendable {
     package struct Section: Sendable {
         package var reason: ReviewReason
@@ -55,6 +56,9 @@ package struct ReviewPage: Sendable {
             ("Poor photos", "Blurred, dark or low in contrast.")
         case .fileTime:
             ("Time from the file", "No camera time: the file's time was used, so the order and grouping may be off.")
+        case .labelDisagrees:
+            ("Label and database disagree",
+             "The nutrition table read on a photo differs from the product's data by more than a tenth: a misread label, or a dump row for another recipe.")
         }
     }
 }

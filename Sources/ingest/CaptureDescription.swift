@@ -44,6 +44,11 @@ struct CaptureDescription {
             }
             lines.insert("label     " + values.joined(separator: ", ") + (nutrition.perServing == true ? " (per serving)" : " (per 100 g)"),
                          at: lines.count - 1)
+            let disagreements = product.map(nutrition.disagreements(with:)) ?? []
+            if !disagreements.isEmpty {
+                let listed = disagreements.map { "\($0.key) \(String(format: "%g", $0.label)) on the label, \(String(format: "%g", $0.database)) in the database" }
+                lines.insert("          disagrees: " + listed.joined(separator: "; "), at: lines.count - 1)
+            }
         }
         if let agentId = capture.agentId {
             var name = agent?.name ?? capture.agentName ?? agentId

@@ -68,10 +68,16 @@ final class CatalogueMigrationTests: XCTestCase {
     }
 
     func testOpen_emptyFolder_makesTheSchemaOfTheLatestMigration() throws {
-        // schema-v11-text.sql is what v11-text made when it was written; it must not drift either.
+        // schema-v12-label-check.sql is what v12-label-check made when it was written; it must not drift either.
         let path = try makeDatabasePath()
         try Catalogue(path: path, logger: testLogger).close()
-        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v11-text"))
+        XCTAssertEqual(try DatabaseQueue(path: path).read(schema), try reference("schema-v12-label-check"))
+    }
+
+    func testMigrateUpToV11_makesExactlyTheSchemaV11TextMade() throws {
+        let queue = try queueWithFold(try makeTemporaryFolder() + "/v11.sqlite")
+        try Catalogue.migrator.migrate(queue, upTo: "v11-text")
+        XCTAssertEqual(try queue.read(schema), try reference("schema-v11-text"))
     }
 
     func testMigrateUpToV10_makesExactlyTheSchemaV10AddonsMade() throws {
@@ -286,7 +292,7 @@ final class CatalogueMigrationTests: XCTestCase {
     func testOpen_newDatabase_appliesEverySchemaVersion() throws {
         let catalogue = try Catalogue(path: try makeDatabasePath(), logger: testLogger)
         XCTAssertEqual(Catalogue.schemaVersions, ["v1", "v2-agents", "v3-scale", "v4-agent-names", "v5-products", "v6-workers",
-                                                   "v7-edits", "v8-search", "v9-search-sql-fold", "v10-addons", "v11-text"])
+                                                   "v7-edits", "v8-search", "v9-search-sql-fold", "v10-addons", "v11-text", "v12-label-check"])
         XCTAssertEqual(try catalogue.store.appliedMigrations(), Set(Catalogue.schemaVersions))
     }
 

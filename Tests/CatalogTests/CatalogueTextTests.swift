@@ -104,4 +104,54 @@ final class CatalogueTextTests: CatalogueTestCase {
                            "only the photos of that run")
         }
     }
+
+    func testDisagreements_differMoreThanATenthAndOneUnit_neverPerServing() {
+        var product = Product(gtin14: "04006381333931", code: "4006381333931", source: .off)
+        (product.energyKcal, product.fat, product.sugars, product.salt, product.proteins) = (500, 20, 5, 0.5, 8)
+        var label = LabelNutrition(energyKJ: 2100, energyKcal: 540, fat: 21.5, sugars: 9, protein: 8, salt: 1.4)
+        // kcal: 40 off, 7 %; fat: 1.5 g, 7 %; sugars: 4 g, 44 %; salt: 0.9 g, 64 % but under a gram.
+        XCTAssertEqual(label.disagreements(with: product).map { $0.key }, ["sugars"])
+        XCTAssertEqual(label.disagreements(with: product).first?.database, 5)
+        label.energyKcal = 600
+        XCTAssertEqual(label.disagreements(with: product).map { $0.key }, ["energyKcal", "sugars"])
+        label.perServing = true
+        XCTAssertEqual(label.disagreements(with: product).count, 0, "a table per serving is not per 100 g")
+    }
+
+    func testReviewQueue_labelAndDatabaseDisagree_listsTheCapturesWhoseValuesDiffer() {
+        onEveryBackend { catalogue in
+            // a (oldest) disagrees; b agrees; c disagrees but per serving; d has no product.
+            let codes = ["a": "4006381333931", "b": "4006381333948", "c": "4006381333955", "d": "4006381333962"]
+            for (index, id) in ["a", "b", "c", "d"].enumerated() {
+                var set = makeSet(captureId: id, setName: "s-\(id)", firstSeed: 10 * index + 1, capturedUTC: 100 + Double(index))
+                (set.captures[0].barcode, set.captures[0].gtin13) = (codes[id], codes[id])
+                set.hits = []
+                try catalogue.commit(set)
+            }
+            var products: [Product] = []
+            for id in ["a", "b", "c"] {
+                var product = Product(gtin14: "0" + codes[id]!, code: codes[id]!, name: "Product \(id)", source: .off)
+                (product.fat, product.sugars) = (10, 4)
+                products.append(product)
+            }
+            _ = try catalogue.upsertProducts(products, replaceManual: false)
+            func label(_ id: String, fat: Double, perServing: Bool = false) throws {
+                var nutrition = LabelNutrition(fat: fat, sugars: 4)
+                if perServing { nutrition.perServing = true }
+                var read = text("\(id)-p1", ["Nutrition per 100 g", "Fat \(fat) g"])
+                read.nutrition = nutrition
+                try catalogue.recordText(read)
+            }
+            try label("a", fat: 25)
+            try label("b", fat: 10.5)
+            try label("c", fat: 25, perServing: true)
+            try label("d", fat: 25)
+            XCTAssertEqual(try catalogue.captures(flaggedFor: .labelDisagrees, limit: 24).map(\.id), ["a"])
+            // A page of one: the newer candidates (c, b) agree or do not count; the search goes on to a.
+            XCTAssertEqual(try catalogue.captures(flaggedFor: .labelDisagrees, limit: 1).map(\.id), ["a"])
+            try label("b", fat: 2)
+            XCTAssertEqual(try catalogue.captures(flaggedFor: .labelDisagrees, limit: 24).map(\.id), ["b", "a"])
+            XCTAssertEqual(try catalogue.captures(flaggedFor: .labelDisagrees, limit: 1).map(\.id), ["b"])
+        }
+    }
 }

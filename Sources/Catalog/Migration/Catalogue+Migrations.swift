@@ -26,6 +26,7 @@ extension Catalogue {
         migrator.registerMigration("v9-search-sql-fold") { db in try db.execute(sql: SearchSchema.sqliteFoldInSQL) }
         migrator.registerMigration("v10-addons") { db in try db.execute(sql: addonsSQL) }
         migrator.registerMigration("v11-text") { db in try db.execute(sql: TextSchema.sqlite + SearchSchema.sqliteWordsSQL) }
+        migrator.registerMigration("v12-label-check") { db in try db.execute(sql: TextSchema.nutritionIndex) }
         return migrator
     }
 

@@ -19,6 +19,7 @@ enum PostgresSchema {
         ("v9-search-sql-fold", v9SearchSQLFold),
         ("v10-addons", v10Addons),
         ("v11-text", TextSchema.postgres + SearchSchema.postgresWords),
+        ("v12-label-check", TextSchema.nutritionIndex),
     ]
 
     /// SQLite's `v10-addons`, with the byte-order collation of every text column here.

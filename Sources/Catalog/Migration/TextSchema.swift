@@ -69,4 +69,12 @@ enum TextSchema {
         );
 
         """
+
+    /// Migration `v12-label-check`: the photos that hold a nutrition table, which the review queue
+    /// compares with their product's data ("label and database disagree"): a few of the photos
+    /// read, so the queue reads those, not every photo's text. The same SQL on both backends.
+    static let nutritionIndex = """
+        CREATE INDEX photo_text_with_nutrition ON photo_text(photo_id) WHERE nutrition IS NOT NULL;
+
+        """
 }

@@ -11,6 +11,9 @@ package enum ReviewReason: String, CaseIterable, Sendable {
     case poor
     /// A photo's time is its file's, not the camera's: the order and grouping may be off.
     case fileTime = "file-time"
+    /// The nutrition table read on a photo and the product's data differ
+    /// (`LabelNutrition.disagreements(with:)`): a misread label or a wrong dump row.
+    case labelDisagrees = "label-disagrees"
 }
 
 extension Catalogue {
@@ -22,10 +25,49 @@ extension Catalogue {
     /// probes of the set's index per capture without barcode looked at); many photos and file times
     /// from indexes of those rows only, which are few, then put in order.
     package func captures(flaggedFor reason: ReviewReason, limit: Int) throws -> [Capture] {
-        try read { db in
+        if reason == .labelDisagrees { return try capturesWhereLabelDisagrees(limit: limit) }
+        return try read { db in
             let (sql, arguments) = Self.reviewQuery(reason, limit: limit, db.dialect)
             return try db.fetchAll(Capture.self, sql, arguments)
         }
+    }
+
+    /// The newest captures (at most `limit`) whose label and product data disagree. The query
+    /// gives the candidates, newest first (captures with a nutrition photo and a product), a page
+    /// of `limit` at a time, and the rule (`LabelNutrition.disagreements(with:)`) picks from
+    /// them: one rule, in Swift, for both backends.
+    private func capturesWhereLabelDisagrees(limit: Int) throws -> [Capture] {
+        var flagged: [Capture] = []
+        var before: CaptureCursor?
+        while flagged.count < limit {
+            let page = try read { db in
+                let (sql, arguments) = Self.labelCandidates(limit: limit, before: before)
+                return try db.fetchAll(Capture.self, sql, arguments)
+            }
+            let texts = try packageText(ofCaptures: page.map(\.id))
+            let products = try products(forGTIN13s: page.compactMap(\.gtin13))
+            flagged += page.filter { capture in
+                guard let nutrition = texts[capture.id]?.nutrition, let product = capture.gtin13.flatMap({ products[$0] }) else {
+                    return false
+                }
+                return !nutrition.disagreements(with: product).isEmpty
+            }
+            guard page.count == limit, let last = page.last else { break }
+            before = CaptureCursor(last)
+        }
+        return Array(flagged.prefix(limit))
+    }
+
+    /// A page of the captures with a nutrition table read and a product, newest first, older than
+    /// `before`: found from the index of the photos with a table (few of all), then put in order.
+    static func labelCandidates(limit: Int, before: CaptureCursor?) -> (String, [SQLValue]) {
+        let older = before == nil ? "" : "AND (c.captured_utc, c.id) < (?, ?)"
+        return ("""
+            SELECT c.* FROM capture c
+            WHERE c.id IN (SELECT p.capture_id FROM photo_text t JOIN photo p ON p.id = t.photo_id WHERE t.nutrition IS NOT NULL)
+                AND EXISTS (SELECT 1 FROM product d WHERE d.gtin14 = '0' || c.gtin13) \(older)
+            ORDER BY c.captured_utc DESC, c.id DESC LIMIT ?
+            """, (before.map { [$0.capturedUTC.sqlValue, $0.id.sqlValue] } ?? []) + [limit.sqlValue])
     }
 
     /// The SQL of `captures(flaggedFor:limit:)` and its arguments.
@@ -59,6 +101,8 @@ extension Catalogue {
                 SELECT * FROM capture WHERE id IN (SELECT capture_id FROM photo WHERE time_source = 'file-time')
                 ORDER BY captured_utc DESC, id DESC LIMIT ?
                 """, [limit.sqlValue])
+        case .labelDisagrees:
+            return labelCandidates(limit: limit, before: nil)
         }
     }
 

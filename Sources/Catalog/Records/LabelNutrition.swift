@@ -41,3 +41,28 @@ package struct LabelNutrition: Codable, Sendable, Equatable {
     /// How many values were read.
     package var count: Int { Self.nutrients.filter { self[keyPath: $0.path] != nil }.count }
 }
+
+extension LabelNutrition {
+    /// The nutrients a product's data gives too, as `nutrients` names them, with the dump's value.
+    /// (kJ is not in the dumps' columns: the kcal stand for the energy.)
+    package static func database(_ product: Product) -> [(key: String, value: Double?)] {
+        [
+            ("energyKcal", product.energyKcal), ("fat", product.fat), ("saturates", product.saturatedFat),
+            ("carbohydrate", product.carbohydrates), ("sugars", product.sugars), ("fibre", product.fiber),
+            ("protein", product.proteins), ("salt", product.salt),
+        ]
+    }
+
+    /// The nutrients where the label and `product`'s data differ by more than a tenth of the larger
+    /// value and by more than one unit (a gram, a kcal): a misread label, or a dump row for another
+    /// recipe. Empty for a table given per serving, which the dump's per-100 g values do not match.
+    package func disagreements(with product: Product) -> [(key: String, label: Double, database: Double)] {
+        guard perServing != true else { return [] }
+        let read = Dictionary(uniqueKeysWithValues: Self.nutrients.map { ($0.key, self[keyPath: $0.path]) })
+        return Self.database(product).compactMap { key, database in
+            guard let database, let label = read[key] ?? nil else { return nil }
+            let difference = abs(label - database)
+            return difference > 1 && difference > 0.1 * max(abs(label), abs(database)) ? (key, label, database) : nil
+        }
+    }
+}

@@ -236,6 +236,7 @@ index photo_original_path_key: CREATE UNIQUE INDEX photo_original_path_key ON pu
 index photo_pkey: CREATE UNIQUE INDEX photo_pkey ON public.photo USING btree (id)
 index photo_sha256_key: CREATE UNIQUE INDEX photo_sha256_key ON public.photo USING btree (sha256)
 index photo_text_pkey: CREATE UNIQUE INDEX photo_text_pkey ON public.photo_text USING btree (photo_id)
+index photo_text_with_nutrition: CREATE INDEX photo_text_with_nutrition ON public.photo_text USING btree (photo_id) WHERE (nutrition IS NOT NULL)
 index photo_word_pkey: CREATE UNIQUE INDEX photo_word_pkey ON public.photo_word USING btree (photo_id, "position")
 index product_gtin14_key: CREATE UNIQUE INDEX product_gtin14_key ON public.product USING btree (gtin14)
 index product_pkey: CREATE UNIQUE INDEX product_pkey ON public.product USING btree (id)
