@@ -4,7 +4,7 @@ import Imaging
 
 /// How one photo's words are read: the photo upright (its EXIF orientation applied) at
 /// `longEdge` pixels, enlarged when it is smaller, and at half that, whose words join where the
-/// first reading found none; where few words come out, light print read as ink, and the photo
+/// first reading found none, and light print read as ink; where few words come out, the photo
 /// turned upside down.
 ///
 /// - Half size: Tesseract reads letters best some tens of pixels high; a package's name is often
@@ -13,7 +13,9 @@ import Imaging
 ///   the other, for a quarter more processor time).
 /// - Light print: Tesseract takes dark print on a light ground. White letters on a coloured
 ///   package (often outlined, for the shelf) come out as hollow shapes or not at all; the pixels
-///   white in every band, made black on white, read as ordinary print.
+///   white in every band, made black on white, read as ordinary print. It is read where the photo
+///   has little text: on a poor photo it leads where it reads more; otherwise its words join where
+///   the others read none (a white name crossing a light shape, read in part).
 /// - Turns: Tesseract finds lines that run up or down the photo and reads them turned, so a
 ///   package photographed sideways reads without help, but in one direction of the two: text
 ///   the other way up reads as nonsense. The half turn is tried on a copy half as large (a quarter
@@ -28,6 +30,10 @@ struct TextReading {
     static let confidenceFloor = 50.0
     /// A reading worth less than this (`worth`) is poor: the photo is read the other ways.
     static let poorWorth = 8.0
+    /// A reading worth less than this holds little text, as a package's front does, not a table
+    /// or a label: only then is the light print read too (on a table's white panel, made ink,
+    /// Tesseract spends as long as on the photo).
+    static let littleText = 40.0
     /// The darkest band's level from which a pixel is white print: white in every band, as no
     /// coloured print or ground is.
     static let whiteLevel: UInt8 = 225
@@ -54,15 +60,23 @@ struct TextReading {
         // Poor or not as the full-size reading alone says; the half size's words join it, or
         // the light print's reading where that reads more.
         let poor = Self.worth(of: best.words) < Self.poorWorth
+        let light = copies.darkestBand.lightPrintAsInk(from: Self.whiteLevel)
         var lightWords: [RecognizedWord] = []
-        if poor {
-            let light = copies.darkestBand.lightPrintAsInk(from: Self.whiteLevel)
+        if Self.worth(of: Self.union(best.words, halfWords)) < Self.littleText {
             lightWords = try kept(recognizer.words(of: light, seconds: remaining(since: started)))
-            if Self.worth(of: lightWords) <= Self.worth(of: best.words) { lightWords = [] } else { image = light }
         }
-        best.words = Self.union(lightWords, Self.union(best.words, halfWords))
+        if poor, Self.worth(of: lightWords) > Self.worth(of: best.words) {
+            image = light
+            best.words = Self.union(lightWords, Self.union(best.words, halfWords))
+        } else {
+            // Not better as a whole: its words join where the others read none (a white name
+            // crossing a light shape, read in part on the grey copy).
+            best.words = Self.union(Self.union(best.words, halfWords), lightWords)
+            lightWords = []
+        }
         if Self.worth(of: best.words) < Self.poorWorth {
-            let trial = try (image.width == copies.grey.width ? half : image.shrunk(toLongEdge: Self.trialEdge)).turned(quarterTurns: 2)
+            // The trial turns the copy the reading goes on with: the light print's, where it won.
+            let trial = try (lightWords.isEmpty ? half : image.shrunk(toLongEdge: Self.trialEdge)).turned(quarterTurns: 2)
             let trialWords = try kept(recognizer.words(of: trial, seconds: remaining(since: started)))
             if Self.worth(of: trialWords) > Self.worth(of: best.words) {
                 let words = try kept(recognizer.words(of: image.turned(quarterTurns: 2), seconds: remaining(since: started)))
