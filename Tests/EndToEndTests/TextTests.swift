@@ -25,9 +25,59 @@ final class TextTests: XCTestCase {
         let described = try work.ingest(["show", found[0].id])
         XCTAssertTrue(described.stdout.contains("text       CRUNCHY OATS"), described.stdout)
 
+        // The product without barcode is named from its front (SEA SALT CHIPS) and its US table read
+        // (samples/expected.json has what the photos print).
+        let nameless = try XCTUnwrap(try catalogue.captures(matching: CaptureFilter(setName: "no-barcode")).first)
+        let package = try XCTUnwrap(try work.json(["show", nameless.id, "--json"]) as? [String: Any])
+        XCTAssertEqual(package["nameFromPackage"] as? String, "SEA SALT CHIPS")
+        let label = try XCTUnwrap(package["labelNutrition"] as? [String: Double], "\(package)")
+        XCTAssertEqual(label["energyKcal"], 450)
+        XCTAssertEqual(label["fat"], 17.4)
+        XCTAssertEqual(label["protein"], 15.5)
+        XCTAssertEqual(try catalogue.captures(matching: CaptureFilter(search: "chips")).map(\.id), [nameless.id])
+
         let again = try work.ingest(["text"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.hasPrefix("text read on 0 photos"), "nothing is read twice: \(again.stdout)")
+    }
+
+    func testText_hardPhotos_eachIsReadOrGivenUpWithinTextSeconds_andTheRunFinishes() throws {
+        let work = try SampleLibrary(for: self, settings: ["text": "on", "textSeconds": 4])
+        try IngestHarness.shell("rm -rf inbox/* && mkdir inbox/hard", in: work.folder)
+        // A 48 MP page of small print, a 12 MP page of it, and a photo without any text.
+        _ = try runPython("""
+            import sys, random
+            from PIL import Image, ImageDraw, ImageFont
+            rng = random.Random(7)
+            words = ["sugar", "flour", "salt", "palm", "oil", "emulsifier", "lecithin", "may", "contain", "nuts", "milk"]
+            for name, (w, h) in [("page48.jpg", (8000, 6000)), ("page12.jpg", (4000, 3000))]:
+                img = Image.new("RGB", (w, h), (248, 246, 240))
+                draw = ImageDraw.Draw(img)
+                font = ImageFont.load_default(size=14)
+                for y in range(10, h - 20, 17):
+                    draw.text((10, y), " ".join(rng.choice(words) for _ in range(w // 45)), fill=(20, 20, 20), font=font)
+                img.save(sys.argv[1] + "/" + name, quality=85)
+            Image.effect_noise((3000, 2000), 40).convert("RGB").save(sys.argv[1] + "/blank.jpg", quality=85)
+            """, arguments: [work.inbox.appendingPathComponent("hard").path])
+        let run = try work.ingest(["run"])
+        XCTAssertEqual(run.status == 0 || run.status == 1, true, "\(run.stdout)\(run.stderr)")
+        XCTAssertTrue(run.stdout.contains("text read on 3 photos"), run.stdout)
+        XCTAssertFalse(run.stderr.contains("Tesseract") || run.stderr.contains("Leptonica"), "its messages stay in the debug log: \(run.stderr)")
+        let catalogue = try work.catalogue()
+        let photos = try catalogue.captures(matching: CaptureFilter(setName: "hard")).flatMap { try catalogue.photos(ofCapture: $0.id) }
+        XCTAssertEqual(photos.count, 3, "every photo catalogued")
+        let texts = try catalogue.texts(ofPhotos: photos.map(\.id))
+        for photo in photos {
+            let text = try XCTUnwrap(texts[photo.id], "\(photo.originalName) has its reading stored")
+            // Tesseract looks for the deadline while it recognises, not while it lays out a page: a
+            // dense page overruns by the layout's seconds (2 measured here on the 48 MP page).
+            XCTAssertLessThanOrEqual(text.seconds, 4 + 3, "\(photo.originalName): the deadline holds")
+            if text.state == .givenUp {
+                XCTAssertEqual(text.reason, "reading the text took over 4 s (textSeconds) and was given up", photo.originalName)
+                XCTAssertTrue((run.stdout + run.stderr).contains(photo.originalPath), "a photo given up is named: \(run.stdout)")
+            }
+        }
+        XCTAssertEqual(texts[try XCTUnwrap(photos.first { $0.originalName == "blank.jpg" }).id]?.text, "", "no text, no words")
     }
 
     func testText_catchesUp_andGivesUpOnAPhotoItCannotReadOnce() throws {

@@ -44,6 +44,15 @@ struct TextReading {
     /// The words of the original `bytes`, their boxes as fractions of the upright photo, and the
     /// right angles it was turned to read them.
     func read(_ bytes: [UInt8]) throws -> (words: [PhotoText.Word], quarterTurns: Int) {
+        do {
+            return try reading(bytes)
+        } catch TextError.tookTooLong {
+            // A reading stopped with the seconds left of the photo's: the reason names the photo's.
+            throw TextError.tookTooLong(seconds: seconds)
+        }
+    }
+
+    private func reading(_ bytes: [UInt8]) throws -> (words: [PhotoText.Word], quarterTurns: Int) {
         let started = Date()
         let copies = try GreyImage.uprightCopies(of: bytes, longEdge: Self.longEdge)
         var image = copies.grey
