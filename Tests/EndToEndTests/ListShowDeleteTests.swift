@@ -201,7 +201,7 @@ final class LockOrderTests: XCTestCase {
                                  "ALTER TABLE capture DROP COLUMN addon; ALTER TABLE barcode_hit DROP COLUMN addon; "
                                  "DELETE FROM grdb_migrations "
                                  "WHERE identifier IN ('v4-agent-names', 'v5-products', 'v6-workers', 'v7-edits', 'v8-search', "
-                                 "'v9-search-sql-fold', 'v10-addons', 'v11-text');")
+                                 "'v9-search-sql-fold', 'v10-addons', 'v11-text', 'v12-label-check');")
                 db.commit()
             print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid")))
             """
