@@ -69,12 +69,14 @@ struct TextReading {
         // Poor or not as the full-size reading alone says; the half size's words join it, or
         // the light print's reading where that reads more.
         let poor = Self.worth(of: best.words) < Self.poorWorth
-        let light = copies.darkestBand.lightPrintAsInk(from: Self.whiteLevel)
+        var light: GreyImage?
         var lightWords: [RecognizedWord] = []
         if Self.worth(of: Self.union(best.words, halfWords)) < Self.littleText {
-            lightWords = try kept(recognizer.words(of: light, seconds: remaining(since: started)))
+            let copy = copies.darkestBand.lightPrintAsInk(from: Self.whiteLevel)
+            lightWords = try kept(recognizer.words(of: copy, seconds: remaining(since: started)))
+            light = copy
         }
-        if poor, Self.worth(of: lightWords) > Self.worth(of: best.words) {
+        if poor, let light, Self.worth(of: lightWords) > Self.worth(of: best.words) {
             image = light
             best.words = Self.union(lightWords, Self.union(best.words, halfWords))
         } else {
