@@ -26,6 +26,19 @@ extension FileDescriptor {
         try destination.systemCall { linkat(AT_FDCWD, "/proc/self/fd/\(rawValue)", AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
     }
 
+    /// Waits until the descriptor (a pipe, a socket) has something to read or its other end is
+    /// closed, for at most `milliseconds`: whether it has. A signal that interrupts the wait ends it
+    /// early (false), the caller looks at its clock and waits again.
+    package func waitUntilReadable(milliseconds: Int32) throws(Errno) -> Bool {
+        var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        let ready = Glibc.poll(&entry, 1, milliseconds)
+        if ready == -1 {
+            if errno == EINTR { return false }
+            throw Errno(rawValue: errno)
+        }
+        return ready > 0
+    }
+
     /// Opens `name`, an entry of the folder this descriptor holds (`openat`), with `options` and
     /// `O_CLOEXEC`; `name` is looked up in that very folder, whatever happens to its path.
     package func open(_ name: FilePath.Component, options: OpenOptions) throws(Errno) -> FileDescriptor {

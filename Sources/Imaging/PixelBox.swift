@@ -1,5 +1,5 @@
 /// A rectangle in pixel coordinates.
-package struct PixelBox: Equatable, Sendable, CustomStringConvertible {
+package struct PixelBox: Equatable, Sendable, Codable, CustomStringConvertible {
     package var x: Int
     package var y: Int
     package var width: Int

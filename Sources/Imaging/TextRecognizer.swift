@@ -3,7 +3,7 @@ import Foundation
 
 /// One word Tesseract read: its text, where it lies in the image it was read from, how sure
 /// Tesseract is (0…100), and its line and block in reading order.
-package struct RecognizedWord: Sendable, Equatable {
+package struct RecognizedWord: Sendable, Equatable, Codable {
     package var text: String
     package var box: PixelBox
     package var confidence: Double

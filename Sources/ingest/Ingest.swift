@@ -14,7 +14,7 @@ struct Ingest: AsyncParsableCommand {
         var commands: [any ParsableCommand.Type] = [
             Run.self, Watch.self, Export.self, List.self, Show.self, Merge.self, Split.self, Move.self, SetBarcode.self,
             Delete.self, Undo.self, Purge.self, Thumbnails.self, Text.self, Verify.self, Explain.self, Backup.self, Products.self, Workers.self,
-            Status.self, CatalogCommands.self,
+            Status.self, CatalogCommands.self, TextEngineCommand.self,
         ]
         #if canImport(Web)
         commands.insert(Serve.self, at: 5)

@@ -35,6 +35,7 @@ final class BackgroundTextReader: Sendable {
         reader.requestStop()
         wake.signal()
         finished.wait()
+        reader.close()
     }
 
     private func loop() {

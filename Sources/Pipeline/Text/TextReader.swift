@@ -8,7 +8,7 @@ import Synchronization
 /// committed: for `ingest text`, and for `ingest run` and the watch once their sets are in.
 ///
 /// Photos are read from their originals in the library by `workers` threads, each with its own
-/// Tesseract. A photo is stored as soon as it is read, so a reading stopped at any point keeps
+/// Tesseract in a process of its own (`TextEngine`). A photo is stored as soon as it is read, so a reading stopped at any point keeps
 /// every photo read before it and reads none twice: the next reading starts where it stopped.
 /// A photo that cannot be read (its original missing, over `textSeconds`) is stored as given up
 /// with its reason, and not tried again unless the languages change (`redo`).
@@ -19,10 +19,10 @@ package final class TextReader: Sendable {
     private let layout: LibraryLayout
     private let stopRequested = Atomic(false)
     private let onProgress: @Sendable (RunProgress) -> Void
-    /// Tesseracts already loaded (about 0.3 s each), handed to one worker at a time; `all` of
+    /// Engines already started (about 0.3 s each), handed to one worker at a time; `all` of
     /// them, for `requestStop` to stop those reading.
-    private let idle = Mutex<[TextRecognizer]>([])
-    private let all = Mutex<[TextRecognizer]>([])
+    private let idle = Mutex<[TextEngine]>([])
+    private let all = Mutex<[TextEngine]>([])
 
     /// How many photos one read of the catalogue fetches.
     static let batchSize = 64
@@ -37,7 +37,21 @@ package final class TextReader: Sendable {
         layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
     }
 
+    deinit {
+        close()
+    }
+
     private var languages: String { config.text.languages.joined(separator: "+") }
+
+    /// Ends the engines (each is waited for, none outlives its reader); a later reading starts
+    /// them again.
+    package func close() {
+        idle.withLock { $0 = [] }
+        all.withLock { engines in
+            engines.forEach { $0.stop() }
+            engines = []
+        }
+    }
 
     /// Reads every photo still without text (with `redo`, also those read in other languages;
     /// with `runId`, only that run's). Each photo given up goes to `onFailure` from the calling
@@ -48,7 +62,7 @@ package final class TextReader: Sendable {
         let total = try catalogue.countPhotosWithoutText(languages: languages, redo: redo, runId: runId)
         var report = TextReport()
         guard total > 0 else { return report }
-        giveBack(try takeRecognizer())
+        giveBack(try takeEngine())
         let counter = ProgressCounter(photos: total, started: started)
         var after: String?
         while !stopRequested.load(ordering: .relaxed) {
@@ -89,39 +103,50 @@ package final class TextReader: Sendable {
 
     /// The words of `photo`, or why there are none; nil when the reading was stopped.
     private func read(_ photo: Photo) -> PhotoText? {
-        let clock = ThreadClock()
         let now = CaptureTime(recording: Date()).iso8601
+        let engine: TextEngine
         do {
-            let recognizer = try takeRecognizer()
-            defer { giveBack(recognizer) }
+            engine = try takeEngine()
+        } catch {
+            return givenUp(photo, because: error, seconds: 0, at: now)
+        }
+        defer { giveBack(engine) }
+        // The photo's cost: this thread's (the original decoded, its copies made) and the engine's.
+        let (clock, engineSeconds) = (ThreadClock(), engine.seconds)
+        var seconds: Double { clock.seconds + engine.seconds - engineSeconds }
+        do {
             let original = try FileSnapshot.read(layout.absolute(photo.originalPath),
                                                  maxBytes: max(config.maxFileBytes, photo.byteSize))
-            let reading = try TextReading(recognizer: recognizer, seconds: config.text.seconds).read(original.bytes)
+            let reading = try TextReading(engine: engine, seconds: config.text.seconds).read(original.bytes)
             var text = PhotoText(photoId: photo.id, state: .read, languages: languages, quarterTurns: reading.quarterTurns,
                                  words: reading.words, seconds: 0, readAt: now)
             text.nutrition = NutritionTable.read(text.text.split(separator: "\n").map(String.init))
             if text.nutrition == nil { text.headline = PackageHeadline.of(text.words, width: photo.width, height: photo.height) }
-            text.seconds = clock.seconds
+            text.seconds = seconds
             return text
-        } catch TextError.cancelled {
-            return nil
         } catch {
-            logger.warning("text not read", metadata: ["photo": "\(photo.originalPath)", "error": "\(error)"])
-            return PhotoText(photoId: photo.id, state: .givenUp, reason: "\(error)", languages: languages,
-                             seconds: clock.seconds, readAt: now)
+            return givenUp(photo, because: error, seconds: seconds, at: now)
         }
     }
 
-    private func takeRecognizer() throws -> TextRecognizer {
-        if let recognizer = idle.withLock({ $0.popLast() }) { return recognizer }
-        let recognizer = try TextRecognizer(languages: config.text.languages)
-        all.withLock { $0.append(recognizer) }
-        if stopRequested.load(ordering: .relaxed) { recognizer.cancel() }
-        return recognizer
+    /// A photo given up for `error`; nil when the reading was stopped (`cancelled`).
+    private func givenUp(_ photo: Photo, because error: any Error, seconds: Double, at now: String) -> PhotoText? {
+        if case TextError.cancelled = error { return nil }
+        logger.warning("text not read", metadata: ["photo": "\(photo.originalPath)", "error": "\(error)"])
+        return PhotoText(photoId: photo.id, state: .givenUp, reason: "\(error)", languages: languages,
+                         seconds: seconds, readAt: now)
     }
 
-    private func giveBack(_ recognizer: TextRecognizer) {
-        idle.withLock { $0.append(recognizer) }
+    private func takeEngine() throws -> TextEngine {
+        if let engine = idle.withLock({ $0.popLast() }) { return engine }
+        let engine = try TextEngine(languages: config.text.languages)
+        all.withLock { $0.append(engine) }
+        if stopRequested.load(ordering: .relaxed) { engine.cancel() }
+        return engine
+    }
+
+    private func giveBack(_ engine: TextEngine) {
+        idle.withLock { $0.append(engine) }
     }
 }
 
@@ -141,8 +166,8 @@ package struct TextReport: Sendable, Equatable {
     package init() {}
 }
 
-/// The processor time of the calling thread since it was made: Tesseract runs on the thread that
-/// calls it (`TextRecognizer`), so this is a photo's own cost, whatever the other workers do.
+/// The processor time of the calling thread since it was made: a photo's own cost (with what its
+/// engine reports), whatever the other workers do.
 struct ThreadClock {
     private let start = Self.now()
 

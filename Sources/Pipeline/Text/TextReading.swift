@@ -38,7 +38,7 @@ struct TextReading {
     /// coloured print or ground is.
     static let whiteLevel: UInt8 = 225
 
-    let recognizer: TextRecognizer
+    let engine: TextEngine
     let seconds: Double
 
     /// The words of the original `bytes`, their boxes as fractions of the upright photo, and the
@@ -56,10 +56,10 @@ struct TextReading {
         let started = Date()
         let copies = try GreyImage.uprightCopies(of: bytes, longEdge: Self.longEdge)
         var image = copies.grey
-        var best = (words: try kept(recognizer.words(of: image, seconds: remaining(since: started))), turns: 0)
+        var best = (words: try kept(engine.words(of: image, seconds: remaining(since: started))), turns: 0)
         let half = try image.shrunk(toLongEdge: Self.trialEdge)
         let (scaleX, scaleY) = (Double(image.width) / Double(half.width), Double(image.height) / Double(half.height))
-        let halfWords = try kept(recognizer.words(of: half, seconds: remaining(since: started))).map { word in
+        let halfWords = try kept(engine.words(of: half, seconds: remaining(since: started))).map { word in
             var word = word
             let box = word.box
             word.box = PixelBox(x: Int(Double(box.x) * scaleX), y: Int(Double(box.y) * scaleY),
@@ -73,7 +73,7 @@ struct TextReading {
         var lightWords: [RecognizedWord] = []
         if Self.worth(of: Self.union(best.words, halfWords)) < Self.littleText {
             let copy = copies.darkestBand.lightPrintAsInk(from: Self.whiteLevel)
-            lightWords = try kept(recognizer.words(of: copy, seconds: remaining(since: started)))
+            lightWords = try kept(engine.words(of: copy, seconds: remaining(since: started)))
             light = copy
         }
         if poor, let light, Self.worth(of: lightWords) > Self.worth(of: best.words) {
@@ -88,9 +88,9 @@ struct TextReading {
         if Self.worth(of: best.words) < Self.poorWorth {
             // The trial turns the copy the reading goes on with: the light print's, where it won.
             let trial = try (lightWords.isEmpty ? half : image.shrunk(toLongEdge: Self.trialEdge)).turned(quarterTurns: 2)
-            let trialWords = try kept(recognizer.words(of: trial, seconds: remaining(since: started)))
+            let trialWords = try kept(engine.words(of: trial, seconds: remaining(since: started)))
             if Self.worth(of: trialWords) > Self.worth(of: best.words) {
-                let words = try kept(recognizer.words(of: image.turned(quarterTurns: 2), seconds: remaining(since: started)))
+                let words = try kept(engine.words(of: image.turned(quarterTurns: 2), seconds: remaining(since: started)))
                 if Self.worth(of: words) > Self.worth(of: best.words) { best = (words, 2) }
             }
         }
