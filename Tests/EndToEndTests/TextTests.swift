@@ -86,15 +86,13 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(try work.ingest(["run", "--no-text"]).status, 1, "the samples' bad files are quarantined")
         let catalogue = try work.catalogue()
         let text = try BackgroundIngest(["text", "--workers", "1"], in: work.folder)
-        // The engine (a child of `ingest text`) has loaded its languages (0.2 s of processor
-        // time) and is reading the photos (0.3 s each) once it has used a second: it crashes.
-        var busy: Int32?
+        // Each photo is stored as it is read: once one is, the engine (a child of `ingest text`)
+        // is reading the next, and crashes.
         XCTAssertTrue(try IngestHarness.eventually(within: 60) {
-            let engines = "for p in $(pgrep -P \(text.pid)); do [ $(awk '{print $14 + $15}' /proc/$p/stat) -ge 100 ] && echo $p; done; true"
-            busy = Int32(try IngestHarness.shell(engines, in: work.folder).trimmingCharacters(in: .whitespacesAndNewlines))
-            return busy != nil
+            try catalogue.photosWithoutText(languages: "eng+fra+deu", redo: false, after: nil, limit: 100).count < 17
         }, text.stderr)
-        let engine = try XCTUnwrap(busy)
+        let engines = try IngestHarness.shell("pgrep -P \(text.pid)", in: work.folder)
+        let engine = try XCTUnwrap(Int32(engines.trimmingCharacters(in: .whitespacesAndNewlines)), "one engine: \(engines)")
         kill(engine, SIGSEGV)
         XCTAssertEqual(text.exitStatus(within: 60), 1, "one photo given up: \(text.stdout)\(text.stderr)")
         XCTAssertTrue(text.stdout.contains("text read on 17 photos"), text.stdout)

@@ -55,7 +55,7 @@ package final class TextReader: Sendable {
 
     /// Reads every photo still without text (with `redo`, also those read in other languages;
     /// with `runId`, only that run's). Each photo given up goes to `onFailure` from the calling
-    /// thread as it is. Throws when Tesseract cannot start (a language missing): nothing is read.
+    /// thread, after the batch it was in. Throws when Tesseract cannot start (a language missing): nothing is read.
     package func readAll(redo: Bool = false, runId: Int64? = nil,
                          onFailure: (FileReport) -> Void = { _ in }) throws -> TextReport {
         let started = Date()
@@ -70,15 +70,17 @@ package final class TextReader: Sendable {
                                                         limit: Self.batchSize)
             guard let last = batch.last else { break }
             after = last.id
-            let readOne = { @Sendable (photo: Photo) -> PhotoText? in
+            // Each photo stored as soon as it is read: a reading stopped later keeps it. The
+            // catalogue's writer takes one at a time.
+            let readOne = { @Sendable (photo: Photo) -> Result<PhotoText?, any Error> in
                 defer { self.onProgress(counter.photoDone()) }
-                return self.stopRequested.load(ordering: .relaxed) ? nil : self.read(photo)
+                guard !self.stopRequested.load(ordering: .relaxed), let text = self.read(photo) else { return .success(nil) }
+                return Result { try self.catalogue.recordText(text) ? text : nil }
             }
             // One worker reads on the calling thread, whose priority the caller may have set.
             let results = config.workers == 1 ? batch.map(readOne) : WorkerPool.map(batch, workers: config.workers, readOne)
-            for (photo, text) in zip(batch, results) {
-                guard let text else { continue }
-                guard try catalogue.recordText(text) else { continue }
+            for (photo, result) in zip(batch, results) {
+                guard let text = try result.get() else { continue }
                 report.photos += 1
                 report.words += text.words.count
                 report.seconds += text.seconds
