@@ -55,6 +55,22 @@ final class PackageTextTests: XCTestCase {
         XCTAssertEqual(table?.servingGrams, 30)
     }
 
+    func testNutrition_aValueCutShort_isNotRead_whereTheOtherRowsPrintTheirUnit() {
+        // As Tesseract read a generated US table: "18.9g" came out "1", the rest dropped as unsure.
+        let cut = NutritionTable.read([
+            "Nutrition Facts", "Amount per 100 g", "Calories 57", "Saturated Fat 11.39", "Total Carbohydrate 1",
+            "Dietary Fiber 1.4g", "Total Sugars 0.1 g", "Protein 14.1 g", "Salt 0.94 g",
+        ])
+        XCTAssertNil(cut?.carbohydrate, "not read rather than misread")
+        XCTAssertEqual(cut?.sugars, 0.1)
+        XCTAssertEqual(cut?.saturates, 11.3, "a gram sign read as 9 is a unit")
+        XCTAssertEqual(cut?.protein, 14.1)
+        // A table that prints no units (its header says per 100 g) keeps its bare numbers.
+        let bare = NutritionTable.read(["pour 100 g", "Matières grasses 17,4", "Glucides 52,1", "Protéines 8,2", "Sel 1,2"])
+        XCTAssertEqual(bare?.fat, 17.4)
+        XCTAssertEqual(bare?.carbohydrate, 52.1)
+    }
+
     func testNutrition_fewValuesOrNone_isNoTable() {
         XCTAssertNil(NutritionTable.read(["HIGH PROTEIN", "Protein 20 g", "CRUNCHY OATS"]))
         XCTAssertNil(NutritionTable.read([]))

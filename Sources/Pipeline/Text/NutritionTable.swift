@@ -28,6 +28,8 @@ package enum NutritionTable {
     package static func read(_ lines: [String]) -> LabelNutrition? {
         var table = LabelNutrition()
         var sodium: Double?
+        var bare: [WritableKeyPath<LabelNutrition, Double?>] = []
+        var withUnits = 0
         let folded = lines.map(Catalogue.fold)
         for line in folded {
             readEnergy(line, into: &table)
@@ -35,10 +37,17 @@ package enum NutritionTable {
                table[keyPath: row.path] == nil,
                let name = row.names.compactMap({ find($0, in: line) }).first,
                let grams = grams(after: name, in: line, decimals: row.path == \.salt ? 2 : 1) {
-                table[keyPath: row.path] = grams
+                table[keyPath: row.path] = grams.value
+                if grams.hasUnit { withUnits += 1 } else if grams.cutShort { bare.append(row.path) }
             } else if let name = find("sodium", in: line) ?? find("natrium", in: line), sodium == nil {
-                sodium = grams(after: name, in: line, decimals: 3)
+                sodium = grams(after: name, in: line, decimals: 3)?.value
             }
+        }
+        // A whole number that ends its row without the unit the table's other rows print was cut
+        // short (the rest of it, "8.9g" of "18.9g", dropped as unsure): not read rather than
+        // misread. With its decimals ("24.4"), only the unit was lost.
+        if withUnits >= minimumValues - 1, withUnits > bare.count {
+            for path in bare { table[keyPath: path] = nil }
         }
         // Salt is sodium × 2.5 (EU Regulation 1169/2011, Annex XIV), where only sodium is printed.
         if table.salt == nil, let sodium { table.salt = (sodium * 2.5 * 1000).rounded() / 1000 }
@@ -79,22 +88,27 @@ package enum NutritionTable {
     }
 
     /// The grams the first number after `start` says (mg divided), or nil when there is none or
-    /// it is more than 100 g. A number with more decimals than tables print (`decimals`: one,
-    /// two for salt; EU Regulation 1169/2011's rounding guidance) that ends in 9 and has no unit
-    /// is a gram sign read as a 9 ("13.29" for "13.2g").
-    private static func grams(after start: String.Index, in line: String, decimals: Int) -> Double? {
+    /// it is more than 100 g; whether a unit was read with it, and whether it may have been cut
+    /// short (a whole number, no unit, nothing after it on the line). A number with more decimals than tables print (`decimals`: one, two for salt; EU
+    /// Regulation 1169/2011's rounding guidance) that ends in 9 and has no unit is a gram sign
+    /// read as a 9 ("13.29" for "13.2g").
+    private static func grams(after start: String.Index, in line: String, decimals: Int)
+        -> (value: Double, hasUnit: Bool, cutShort: Bool)? {
         guard let found = firstNumber(after: start, in: line) else { return nil }
         var value = found.value
+        var hasUnit = found.unit != nil
         if found.unit == nil, found.decimals > decimals, found.text.hasSuffix("9") {
             value = Double(found.text.dropLast().replacingOccurrences(of: ",", with: ".")) ?? value
+            hasUnit = true
         }
         if found.unit == "mg" { value /= 1000 }
-        return value <= 100 ? value : nil
+        return value <= 100 ? (value, hasUnit, !hasUnit && found.decimals == 0 && found.endsLine) : nil
     }
 
-    /// The first number after `start`: its value, its digits as printed, decimals, and its unit.
+    /// The first number after `start`: its value, its digits as printed, decimals, its unit, and
+    /// whether nothing follows it on the line.
     private static func firstNumber(after start: String.Index, in line: String)
-        -> (value: Double, text: String, decimals: Int, unit: String?)? {
+        -> (value: Double, text: String, decimals: Int, unit: String?, endsLine: Bool)? {
         let rest = String(line[start...])
         guard let match = rest.range(of: #"\d+(?:[.,]\d+)?"#, options: .regularExpression) else { return nil }
         let text = String(rest[match])
@@ -102,7 +116,7 @@ package enum NutritionTable {
         let decimals = text.firstIndex { $0 == "." || $0 == "," }.map { text.distance(from: $0, to: text.endIndex) - 1 } ?? 0
         let after = rest[match.upperBound...].drop { $0 == " " }
         let unit: String? = after.hasPrefix("mg") ? "mg" : after.hasPrefix("g") ? "g" : nil
-        return (value, text, decimals, unit)
+        return (value, text, decimals, unit, after.allSatisfy(\.isWhitespace))
     }
 
     /// The number just before the unit `pattern` in `line`; thousands may be set apart by a space
