@@ -75,13 +75,20 @@ final class CatalogueTextTests: CatalogueTestCase {
             _ = try catalogue.undoEdit(id: move.id, origin: "test", madeAt: "t2")
             XCTAssertEqual(try found("salt chips", catalogue), ["a"])
 
-            // Deleted, the capture's photos take their words with them.
-            _ = try catalogue.applyEdit(to: ["a"], origin: "test", madeAt: "t3") { _ in
+            // Deleted, the capture's photos take their words with them; the undo gives them back as
+            // they were, without reading the photos again.
+            let stored = try catalogue.texts(ofPhotos: ["a-p1"])
+            let delete = try catalogue.applyEdit(to: ["a"], origin: "test", madeAt: "t3") { _ in
                 EditPlan(kind: .delete, summary: "delete", after: [])
             }
             XCTAssertEqual(try found("salt chips", catalogue), [])
             XCTAssertEqual(try catalogue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM photo_word") }, 0)
             XCTAssertEqual(try catalogue.read { db in try db.scalar(Int.self, "SELECT count(*) FROM photo_text") }, 0)
+            _ = try catalogue.undoEdit(id: delete.id, origin: "test", madeAt: "t4")
+            XCTAssertEqual(try catalogue.texts(ofPhotos: ["a-p1"]), stored)
+            XCTAssertEqual(try found("salt chips", catalogue), ["a"])
+            let unread = try catalogue.photosWithoutText(languages: "eng+fra+deu", redo: false, after: nil, limit: 9).map(\.id)
+            XCTAssertFalse(unread.contains("a-p1"), "not to be read again: \(unread)")
         }
     }
 

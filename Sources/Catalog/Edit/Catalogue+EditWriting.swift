@@ -36,6 +36,7 @@ extension Catalogue {
             for photo in snapshot.photos where plan.restored.contains(photo.id) {
                 try db.insert(photo)
                 for hit in snapshot.hits where hit.photoId == photo.id { try db.insertKeepingId(hit) }
+                for text in snapshot.texts where text.photoId == photo.id { try insert(text, db) }
                 held.released += [photo.originalPath, photo.thumbPath]
             }
             if let context = snapshot.capture.contextPath { held.released.append(context) }

@@ -120,6 +120,7 @@ extension Catalogue {
         let hits = photos.isEmpty ? [] : try db.fetchAll(BarcodeHit.self, """
             SELECT * FROM barcode_hit WHERE photo_id IN (\(placeholders(photos.count))) ORDER BY id
             """, photos.map(\.id.sqlValue))
-        return CaptureSnapshot(capture: capture, photos: photos, hits: hits)
+        let texts = try Catalogue.texts(ofPhotos: photos.map(\.id), db)
+        return CaptureSnapshot(capture: capture, photos: photos, hits: hits, texts: photos.compactMap { texts[$0.id] })
     }
 }

@@ -35,62 +35,71 @@ extension Catalogue {
     package func recordText(_ text: PhotoText) throws -> Bool {
         try write { db in
             guard try db.scalar(Int.self, "SELECT count(*) FROM photo WHERE id = ?", [text.photoId.sqlValue]) == 1 else { return false }
-            // The words too, though the cascade removes them: a client without foreign keys on (SQLite's
-            // own shell) may have removed the text alone.
-            _ = try db.execute("DELETE FROM photo_word WHERE photo_id = ?", [text.photoId.sqlValue])
-            _ = try db.execute("DELETE FROM photo_text WHERE photo_id = ?", [text.photoId.sqlValue])
-            _ = try db.execute("""
-                INSERT INTO photo_text (photo_id, state, reason, languages, quarter_turns, text, headline, nutrition, seconds, read_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [text.photoId.sqlValue, text.state.rawValue.sqlValue, text.reason.sqlValue, text.languages.sqlValue,
-                      text.quarterTurns.sqlValue, text.text.sqlValue, text.headline.sqlValue,
-                      try text.nutrition.map(Self.json).sqlValue, text.seconds.sqlValue, text.readAt.sqlValue])
-            // Many rows a statement: a page of small print is hundreds of words, one round trip each
-            // to a PostgreSQL server otherwise.
-            let perStatement = 100
-            for start in stride(from: 0, to: text.words.count, by: perStatement) {
-                let words = text.words[start..<min(start + perStatement, text.words.count)]
-                var arguments: [SQLValue] = []
-                for (offset, word) in zip(words.indices, words) {
-                    arguments += [text.photoId.sqlValue, offset.sqlValue, word.text.sqlValue, word.line.sqlValue, word.block.sqlValue,
-                                  word.x.sqlValue, word.y.sqlValue, word.width.sqlValue, word.height.sqlValue,
-                                  word.confidence.sqlValue]
-                }
-                let rows = Array(repeating: "(\(placeholders(10)))", count: words.count).joined(separator: ", ")
-                _ = try db.execute("""
-                    INSERT INTO photo_word (photo_id, position, text, line, block, x, y, width, height, confidence) VALUES \(rows)
-                    """, arguments)
-            }
+            try Self.insert(text, db)
             return true
+        }
+    }
+
+    /// Stores `text` in place of whatever its photo had (the photo's row exists).
+    static func insert(_ text: PhotoText, _ db: any SQLConnection) throws {
+        // The words too, though the cascade removes them: a client without foreign keys on (SQLite's
+        // own shell) may have removed the text alone.
+        _ = try db.execute("DELETE FROM photo_word WHERE photo_id = ?", [text.photoId.sqlValue])
+        _ = try db.execute("DELETE FROM photo_text WHERE photo_id = ?", [text.photoId.sqlValue])
+        _ = try db.execute("""
+            INSERT INTO photo_text (photo_id, state, reason, languages, quarter_turns, text, headline, nutrition, seconds, read_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [text.photoId.sqlValue, text.state.rawValue.sqlValue, text.reason.sqlValue, text.languages.sqlValue,
+                  text.quarterTurns.sqlValue, text.text.sqlValue, text.headline.sqlValue,
+                  try text.nutrition.map(json).sqlValue, text.seconds.sqlValue, text.readAt.sqlValue])
+        // Many rows a statement: a page of small print is hundreds of words, one round trip each
+        // to a PostgreSQL server otherwise.
+        let perStatement = 100
+        for start in stride(from: 0, to: text.words.count, by: perStatement) {
+            let words = text.words[start..<min(start + perStatement, text.words.count)]
+            var arguments: [SQLValue] = []
+            for (offset, word) in zip(words.indices, words) {
+                arguments += [text.photoId.sqlValue, offset.sqlValue, word.text.sqlValue, word.line.sqlValue, word.block.sqlValue,
+                              word.x.sqlValue, word.y.sqlValue, word.width.sqlValue, word.height.sqlValue,
+                              word.confidence.sqlValue]
+            }
+            let rows = Array(repeating: "(\(placeholders(10)))", count: words.count).joined(separator: ", ")
+            _ = try db.execute("""
+                INSERT INTO photo_word (photo_id, position, text, line, block, x, y, width, height, confidence) VALUES \(rows)
+                """, arguments)
         }
     }
 
     /// The stored text of each of `photoIds` that has any, by photo id.
     package func texts(ofPhotos photoIds: [String]) throws -> [String: PhotoText] {
         guard !photoIds.isEmpty else { return [:] }
-        return try read { db in
-            var texts: [String: PhotoText] = [:]
-            let list = placeholders(photoIds.count)
-            let ids = photoIds.map(\.sqlValue)
-            try db.query("""
-                SELECT photo_id, state, reason, languages, quarter_turns, seconds, read_at, headline, nutrition
-                FROM photo_text WHERE photo_id IN (\(list))
-                """, ids) { row in
-                let id: String = row[0]
-                texts[id] = PhotoText(photoId: id, state: PhotoText.State(rawValue: row[1]) ?? .givenUp, reason: row[2],
-                                      languages: row[3], quarterTurns: row[4], headline: row[7],
-                                      nutrition: (row[8] as String?).flatMap(Self.nutrition), seconds: row[5], readAt: row[6])
-            }
-            try db.query("""
-                SELECT photo_id, text, line, block, x, y, width, height, confidence FROM photo_word
-                WHERE photo_id IN (\(list)) ORDER BY photo_id, position
-                """, ids) { row in
-                let id: String = row[0]
-                texts[id]?.words.append(PhotoText.Word(text: row[1], line: row[2], block: row[3], x: row[4], y: row[5],
-                                                       width: row[6], height: row[7], confidence: row[8]))
-            }
-            return texts
+        return try read { db in try Self.texts(ofPhotos: photoIds, db) }
+    }
+
+    /// `texts(ofPhotos:)` in `db`'s transaction.
+    static func texts(ofPhotos photoIds: [String], _ db: any SQLConnection) throws -> [String: PhotoText] {
+        guard !photoIds.isEmpty else { return [:] }
+        var texts: [String: PhotoText] = [:]
+        let list = placeholders(photoIds.count)
+        let ids = photoIds.map(\.sqlValue)
+        try db.query("""
+            SELECT photo_id, state, reason, languages, quarter_turns, seconds, read_at, headline, nutrition
+            FROM photo_text WHERE photo_id IN (\(list))
+            """, ids) { row in
+            let id: String = row[0]
+            texts[id] = PhotoText(photoId: id, state: PhotoText.State(rawValue: row[1]) ?? .givenUp, reason: row[2],
+                                  languages: row[3], quarterTurns: row[4], headline: row[7],
+                                  nutrition: (row[8] as String?).flatMap(nutrition), seconds: row[5], readAt: row[6])
         }
+        try db.query("""
+            SELECT photo_id, text, line, block, x, y, width, height, confidence FROM photo_word
+            WHERE photo_id IN (\(list)) ORDER BY photo_id, position
+            """, ids) { row in
+            let id: String = row[0]
+            texts[id]?.words.append(PhotoText.Word(text: row[1], line: row[2], block: row[3], x: row[4], y: row[5],
+                                                   width: row[6], height: row[7], confidence: row[8]))
+        }
+        return texts
     }
 
     /// What the package's photos say of each of `captureIds` that they say anything of: the

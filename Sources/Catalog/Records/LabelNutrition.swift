@@ -1,7 +1,7 @@
 /// The nutrition values read from a photo of a package's nutrition table, in grams (energy in kJ
 /// and kcal) per 100 g, or per serving where the table gives no other (`servingGrams` then says
 /// how large one is). A value not read is nil.
-package struct LabelNutrition: Codable, Sendable, Equatable {
+package struct LabelNutrition: Codable, Sendable, Hashable {
     package var energyKJ: Double?
     package var energyKcal: Double?
     package var fat: Double?

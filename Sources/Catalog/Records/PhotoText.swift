@@ -1,11 +1,11 @@
 /// The words read on one photo, or why they could not be: a row of `photo_text` with its
 /// `photo_word`s.
-package struct PhotoText: Sendable, Equatable {
-    package enum State: String, Sendable { case read, givenUp = "given-up" }
+package struct PhotoText: Sendable, Hashable, Codable {
+    package enum State: String, Sendable, Codable { case read, givenUp = "given-up" }
 
     /// One word: its text, line and block in reading order, its box as fractions (0…1) of the
     /// upright photo's width and height, and Tesseract's confidence (0…100).
-    package struct Word: Sendable, Equatable {
+    package struct Word: Sendable, Hashable, Codable {
         package var text: String
         package var line: Int
         package var block: Int

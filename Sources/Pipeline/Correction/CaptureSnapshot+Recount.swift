@@ -28,7 +28,8 @@ extension CaptureSnapshot {
         let ids = Set(photos.map(\.id))
         var capture = self.capture
         capture.id = id
-        return CaptureSnapshot(capture: capture, photos: photos, hits: hits.filter { ids.contains($0.photoId) })
+        return CaptureSnapshot(capture: capture, photos: photos, hits: hits.filter { ids.contains($0.photoId) },
+                               texts: texts.filter { ids.contains($0.photoId) })
     }
 
     /// Whether one of the photos read the capture's code.
