@@ -48,10 +48,10 @@ package enum TextError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Tesseract 5 with its trained data for `languages`, ready to read grey images. It holds
-/// Tesseract's recogniser (about 40 MB for three languages): make one per worker thread and keep
-/// it; it is used by one thread at a time.
-// @unchecked Sendable: Tesseract's handle may move between threads but not be shared; the one
-// owner (`TextReader`) hands each recognizer to one worker at a time and takes it back after.
+/// Tesseract's recogniser (about 40 MB for three languages): make one and keep it; it is used by
+/// one thread at a time (`ingest text-engine` makes one, in a process of its own).
+// @unchecked Sendable: Tesseract's handle may move between threads but not be shared; its owner
+// uses it from one thread at a time.
 package final class TextRecognizer: @unchecked Sendable {
     private let handle: OpaquePointer
     package let languages: [String]

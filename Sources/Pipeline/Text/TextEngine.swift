@@ -41,7 +41,17 @@ package final class TextEngine: @unchecked Sendable {
         self.languages = languages
         self.executable = executable
         Self.ignoreBrokenPipes
-        try running.withLock { running throws(TextError) in running = try Running(executable: executable, languages: languages) }
+        _ = try started()
+    }
+
+    /// The engine process, started where none runs (first, or after one was killed or crashed).
+    private func started() throws(TextError) -> Running {
+        try running.withLock { running throws(TextError) -> Running in
+            if let running { return running }
+            let started = try Running(executable: executable, languages: languages)
+            running = started
+            return started
+        }
     }
 
     deinit {
@@ -67,12 +77,7 @@ package final class TextEngine: @unchecked Sendable {
     /// `tookTooLong` after `seconds` (and `grace`), `failed` when the engine stopped on it.
     package func words(of image: GreyImage, seconds: Double) throws(TextError) -> [RecognizedWord] {
         if cancelled.load(ordering: .relaxed) { throw .cancelled }
-        let engine = try running.withLock { running throws(TextError) -> Running in
-            if let running { return running }
-            let started = try Running(executable: executable, languages: languages)
-            running = started
-            return started
-        }
+        let engine = try started()
         let started = Date()
         do {
             let answer = try engine.read(image, seconds: seconds, until: started.addingTimeInterval(seconds + Self.grace))
