@@ -21,18 +21,25 @@ final class CaptureContextTests: XCTestCase {
         XCTAssertEqual(context, CaptureContext(agentId: "chef", agentName: "Chef", requestId: "r-1", note: "a, \"b\"\nc"))
     }
 
+    func testParse_addToAlone_needsNoAgent() throws {
+        XCTAssertEqual(try parse(#"{"addTo": "c-1"}"#), CaptureContext(agentId: nil, addTo: "c-1"))
+        XCTAssertEqual(try parse(#"{"agentId": "chef", "addTo": "c-1"}"#), CaptureContext(agentId: "chef", addTo: "c-1"))
+    }
+
     func testParse_nullOrEmptyOptionalKeys_countAsAbsent() throws {
         XCTAssertEqual(try parse(#"{"agentId": "chef", "agentName": null, "note": ""}"#), CaptureContext(agentId: "chef"))
     }
 
     func testParse_badSidecars_areRefusedNamingFileAndKey() {
         assertRefused(#"{"agentId": "chef", "agent_name": "x"}"#,
-                      "agent_name: unknown key (known keys: agentId, agentName, requestId, note)")
+                      "agent_name: unknown key (known keys: agentId, agentName, requestId, note, addTo)")
         assertRefused(#"{"agentId": true}"#, "agentId: must be a string")
         assertRefused(#"{"agentId": "chef", "requestId": 17}"#, "requestId: must be a string")
         assertRefused(#"{"agentId": "chef", "note": ["x"]}"#, "note: must be a string")
         assertRefused(#"{"agentName": "Chef"}"#, "agentId: required, a non-empty string")
         assertRefused(#"{"agentId": ""}"#, "agentId: required, a non-empty string")
+        assertRefused(#"{"addTo": "c-1", "note": "x"}"#, "agentId: required, a non-empty string")
+        assertRefused(#"{"addTo": 7}"#, "addTo: must be a string")
         assertRefused(#"["chef"]"#, "must hold one JSON object")
         assertRefused("not json", "must hold one JSON object")
         assertRefused(#"{"agentId": "\#(String(repeating: "é", count: 1001))"}"#, "agentId: at most 1000 characters, got 1001")

@@ -92,7 +92,7 @@ struct CommitPlanner: Sendable {
             report.captures = captures.count
         }
         return CommitPlan(set: set, journal: journal, records: records, report: report,
-                          discardedThumbnails: triage.discardedThumbnails)
+                          discardedThumbnails: triage.discardedThumbnails, addTo: records == nil ? nil : try? context?.get().addTo)
     }
 
     /// The rows of the set's captures; fills the journal with where each photo's files and the
@@ -106,7 +106,9 @@ struct CommitPlanner: Sendable {
         }
         if let context, let source = set.contextFile {
             journal.context = .init(source: source.string, placed: place(layout.contextPath(set: set.name)))
-            records.agent = Agent(id: context.agentId, name: context.agentName ?? context.agentId, firstSeen: now, lastSeen: now)
+            if let agentId = context.agentId {
+                records.agent = Agent(id: agentId, name: context.agentName ?? agentId, firstSeen: now, lastSeen: now)
+            }
         }
         for group in captures {
             let captureId = newId()

@@ -10,7 +10,7 @@ package import SystemPackage
 package final class StagedUpload: @unchecked Sendable {
     /// The set's name in the inbox, made by the server.
     package let name: String
-    let folder: FilePath
+    package let folder: FilePath
     let staging: UploadStaging
     /// The photos' file names, in the order they came.
     package private(set) var photos: [String] = []
@@ -23,10 +23,12 @@ package final class StagedUpload: @unchecked Sendable {
     private var pending: [UInt8] = []
     static let writeSize = 1 << 20
 
-    init(name: String, folder: FilePath, staging: UploadStaging) {
+    /// `taken`: names the photos must not get (those already beside the folder's, for a draft).
+    init(name: String, folder: FilePath, staging: UploadStaging, taken: Set<String> = []) {
         self.name = name
         self.folder = folder
         self.staging = staging
+        self.taken = taken
     }
 
     /// Where the committed set lives in the inbox.
@@ -74,10 +76,12 @@ package final class StagedUpload: @unchecked Sendable {
 
     /// Writes the set's `capture.json` (who it was captured for).
     package func write(_ context: CaptureContext) throws {
-        var object: [String: String] = ["agentId": context.agentId]
+        var object: [String: String] = [:]
+        object["agentId"] = context.agentId
         object["agentName"] = context.agentName
         object["requestId"] = context.requestId
         object["note"] = context.note
+        object["addTo"] = context.addTo
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         try FileOperations.write(Array(data), to: folder.appending(CaptureContext.fileName))
     }
