@@ -1,8 +1,32 @@
 extension Assets {
-    /// The capture page (`UploadPage`): remembers the agent, shows previews, uploads with progress,
-    /// then asks `/api/sets/{name}` until the set is catalogued and opens its capture (or lists
-    /// them, or says why its photos were set aside).
+    /// The capture page's whole-set form (`UploadPage`): remembers the agent, shows previews,
+    /// uploads with progress, then follows the set (`followSet`: asks `/api/sets/{name}` until the
+    /// set is catalogued and opens its capture, or lists them, or says why its photos were set aside).
     static let captureScript = """
+        window.followSet = (status, say, outcome) => {
+          fetch(status, { headers: { Accept: "application/json" } })
+            .then((response) => response.json().then((body) => ({ ok: response.ok, body })))
+            .then(({ ok, body }) => {
+              if (!ok) return say(body.error ? body.error.message : "the set was not found.", true);
+              if (body.state === "ingested") {
+                if (body.captures.length === 1) return window.location.assign("/captures/" + body.captures[0]);
+                say("Catalogued as " + body.captures.length + " captures.");
+                for (const id of body.captures) {
+                  const link = document.createElement("a");
+                  link.href = "/captures/" + id;
+                  link.textContent = " " + id;
+                  outcome.append(link);
+                }
+                return;
+              }
+              if (body.state === "quarantined") {
+                return say("Not catalogued: " + body.setAside.map((photo) => photo.file + ": " + photo.reason).join("; "), true);
+              }
+              say(body.state === "ingesting" ? "Reading barcodes…" : "Uploaded; waiting to be ingested…");
+              window.setTimeout(() => window.followSet(status, say, outcome), 1000);
+            })
+            .catch(() => window.setTimeout(() => window.followSet(status, say, outcome), 2000));
+        };
         document.addEventListener("DOMContentLoaded", () => {
           const form = document.getElementById("capture");
           if (!form) return;
@@ -29,30 +53,6 @@ extension Assets {
               return image;
             }));
           });
-          const follow = (status) => {
-            fetch(status, { headers: { Accept: "application/json" } })
-              .then((response) => response.json().then((body) => ({ ok: response.ok, body })))
-              .then(({ ok, body }) => {
-                if (!ok) return say(body.error ? body.error.message : "the set was not found.", true);
-                if (body.state === "ingested") {
-                  if (body.captures.length === 1) return window.location.assign("/captures/" + body.captures[0]);
-                  say("Catalogued as " + body.captures.length + " captures.");
-                  for (const id of body.captures) {
-                    const link = document.createElement("a");
-                    link.href = "/captures/" + id;
-                    link.textContent = " " + id;
-                    outcome.append(link);
-                  }
-                  return;
-                }
-                if (body.state === "quarantined") {
-                  return say("Not catalogued: " + body.setAside.map((photo) => photo.file + ": " + photo.reason).join("; "), true);
-                }
-                say(body.state === "ingesting" ? "Reading barcodes…" : "Uploaded; waiting to be ingested…");
-                window.setTimeout(() => follow(status), 1000);
-              })
-              .catch(() => window.setTimeout(() => follow(status), 2000));
-          };
           form.addEventListener("submit", (event) => {
             event.preventDefault();
             for (const id of remembered) window.localStorage.setItem("ingest." + id, document.getElementById(id).value);
@@ -87,7 +87,7 @@ extension Assets {
               send.disabled = false;
               input.value = "";
               say("Uploaded " + body.photos.length + " photos as " + body.set + ".");
-              follow(body.status);
+              window.followSet(body.status, say, outcome);
             });
             request.addEventListener("error", () => {
               send.disabled = false;

@@ -3,8 +3,8 @@
 package enum Assets {
     /// The files by name, with their content types.
     package static let files: [String: (contentType: String, text: String)] = [
-        "app.css": ("text/css; charset=utf-8", stylesheet + captureStylesheet),
-        "app.js": ("text/javascript; charset=utf-8", script + captureScript),
+        "app.css": ("text/css; charset=utf-8", stylesheet + captureStylesheet + draftStylesheet),
+        "app.js": ("text/javascript; charset=utf-8", script + captureScript + draftScript),
         "icon.svg": ("image/svg+xml", icon),
     ]
 

@@ -22,7 +22,7 @@ enum MetricsEndpoint {
         } catch {
             throw ExitCode.validationFailure(saying: "--metrics: \(error)")
         }
-        let server = WebServer(settings: settings, catalogue: context.catalogue, config: context.config, logger: context.logger,
+        let server = try WebServer(settings: settings, catalogue: context.catalogue, config: context.config, logger: context.logger,
                                metrics: metrics, surface: .monitoring)
         let logger = context.logger
         return try await withCheckedThrowingContinuation { continuation in

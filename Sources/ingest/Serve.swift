@@ -57,15 +57,15 @@ extension Ingest {
             let metrics = MetricsExporter.bootstrap()
             guard watch else {
                 return try await withCommandContext(options) { context in
-                    let server = WebServer(settings: settings, catalogue: context.catalogue, config: context.config,
+                    let server = try WebServer(settings: settings, catalogue: context.catalogue, config: context.config,
                                            logger: context.logger, metrics: metrics)
-                    try await serve([ServiceGroupConfiguration.ServiceConfiguration(service: server.service(onListening: announce(context.config)))],
-                                    logger: context.logger)
+                    try await serve([.init(service: server.service(onListening: announce(context.config)))]
+                                    + (server.draftSweeper.map { [.init(service: $0)] } ?? []), logger: context.logger)
                 }
             }
             try await withCommandContext(options, .ingesting(lock)) { context in
                 let loop = try WatchLoop(context)
-                let server = WebServer(settings: settings, catalogue: context.catalogue, config: context.config, logger: context.logger,
+                let server = try WebServer(settings: settings, catalogue: context.catalogue, config: context.config, logger: context.logger,
                                        metrics: metrics, ingesting: loop.watch.isIngesting)
                 // A graceful shutdown stops the services last to first: the server's requests in flight
                 // (uploads) finish, then the watch commits the set in flight. A watch that fails stops
@@ -75,7 +75,7 @@ extension Ingest {
                           successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                     .init(service: server.service(onListening: announce(context.config)),
                           successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
-                ], logger: context.logger)
+                ] + (server.draftSweeper.map { [.init(service: $0)] } ?? []), logger: context.logger)
             }
         }
 

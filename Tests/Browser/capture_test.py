@@ -8,7 +8,8 @@ barcode they must be catalogued with comes from samples/expected.json and the pr
 samples/products.tsv (both found next to the photos' folder, else in this package's samples), so
 the server's catalogue must have the products imported and must not hold these photos yet.
 
-At 360 px the page must not scroll sideways, and its file input must ask for the camera's photos
+It uses the page's whole-set form (below the one-product flow, which capture_flow_test.py drives),
+opened by its summary. At 360 px the page must not scroll sideways, and its file input must ask for the camera's photos
 (accept="image/*", capture="environment", multiple). It types an agent id, name and note, chooses
 the photos and checks that each gets a preview (a blob: image the Content-Security-Policy lets
 load); then uploads them and must land (within 60 s) on the capture's page, which must show the
@@ -128,9 +129,14 @@ def capture(driver, wait, settle, url, photos, barcode, product):
             "return images.length === arguments[1] && images.every((image) => image.complete && image.naturalWidth > 0);",
             selector, count)
 
+    def open_whole_set():
+        driver.find_element(By.CSS_SELECTOR, "#whole-set summary").click()
+        wait.until(lambda d: d.find_element(By.ID, "whole-set").get_attribute("open") is not None)
+
     # 1. The page at a phone's size, with nothing remembered yet.
     driver.set_window_size(360, 740)
     driver.get(page)
+    open_whole_set()
     settle("capture-page")
     if not driver.find_elements(By.ID, "capture"):
         raise Check(f"capture page: no upload form: {driver.find_element(By.TAG_NAME, 'main').text!r}")
@@ -197,6 +203,7 @@ def capture(driver, wait, settle, url, photos, barcode, product):
 
     # 5. The device remembers who, not what.
     driver.get(page)
+    open_whole_set()
     settle("capture-again")
     remembered = {name: field(name).get_attribute("value") for name in ("agentId", "agentName", "note")}
     if remembered != {"agentId": AGENT_ID, "agentName": AGENT_NAME, "note": ""}:

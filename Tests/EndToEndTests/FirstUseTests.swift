@@ -66,7 +66,7 @@ final class FirstUseTests: XCTestCase {
         XCTAssertEqual(outcome.status, 64)
         let file = work.appendingPathComponent("pipeline.json").path
         XCTAssertEqual(outcome.stderr.split(separator: "\n"), [
-            "ingest: \(file): wokers unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, "
+            "ingest: \(file): wokers unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, draftIdleMinutes, groupGapSeconds, "
                 + "grouping, httpHeaderSeconds, httpIdleSeconds, httpMaxConnections, inbox, library, "
                 + "maxFileBytes, maxPixels, minFreeMB, minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, text, textLanguages, textSeconds, "
                 + "thumbnailWidth, uploadIdleSeconds, uploadMaxFileMB, uploadMaxFiles, uploadMaxRequestMB, workers)",

@@ -97,7 +97,7 @@ final class PipelineConfigTests: XCTestCase {
     func testParse_severalProblems_areAllReportedAtOnce() {
         XCTAssertThrowsError(try parse(#"{"workers": -1, "inbox": "", "zzz": 1, "readyMarker": "ready", "maxPixels": "x"}"#)) { error in
             XCTAssertEqual((error as? ConfigError)?.messages, [
-                "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, groupGapSeconds, grouping, "
+                "zzz unknown key (known keys: catalog, catalogWaitSeconds, claimLeaseSeconds, decodeMemoryMB, draftIdleMinutes, groupGapSeconds, grouping, "
                     + "httpHeaderSeconds, httpIdleSeconds, httpMaxConnections, inbox, library, maxFileBytes, maxPixels, minFreeMB, "
                     + "minPixels, originals, quarantine, readyMarker, rescanSeconds, settleSeconds, symbologies, text, textLanguages, textSeconds, thumbnailWidth, "
                     + "uploadIdleSeconds, uploadMaxFileMB, uploadMaxFiles, uploadMaxRequestMB, workers)",

@@ -39,7 +39,7 @@ struct ServedSamples {
         let catalogue = try Catalogue(config.catalogLocation, create: false, logger: logger)
         test.addTeardownBlock { try? catalogue.close() }
         let settings = try ServeSettings(listen: "127.0.0.1:8080", token: token, readOnly: readOnly)
-        client = RouterClient(WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger).router())
+        client = RouterClient(try WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger).router())
     }
 
     /// A copy of the samples' library, not served, for a test to change first.

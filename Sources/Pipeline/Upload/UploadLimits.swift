@@ -10,6 +10,8 @@ package struct UploadLimits: Sendable, Equatable {
     /// Seconds an upload may send nothing before it is cut off (a stalled or deliberately slow client
     /// would otherwise hold a connection and a staging folder for ever).
     package var idleSeconds = 30.0
+    /// Minutes a draft of the capture flow may go untouched before the server removes it.
+    package var draftIdleMinutes = 60
 
     package init() {}
 
@@ -17,12 +19,13 @@ package struct UploadLimits: Sendable, Equatable {
     package var maxRequestBytes: Int64 { Int64(maxRequestMB) << 20 }
 
     /// The keys, as `pipeline.json` names them.
-    static let keys: Set<String> = ["uploadMaxFileMB", "uploadMaxRequestMB", "uploadMaxFiles", "uploadIdleSeconds"]
+    static let keys: Set<String> = ["uploadMaxFileMB", "uploadMaxRequestMB", "uploadMaxFiles", "uploadIdleSeconds", "draftIdleMinutes"]
 
     mutating func read(_ reader: KeyReader) {
         if let value = reader.integer("uploadMaxFileMB", in: 1...8192) { maxFileMB = value }
         if let value = reader.integer("uploadMaxRequestMB", in: 1...65536) { maxRequestMB = value }
         if let value = reader.integer("uploadMaxFiles", in: 1...10_000) { maxFiles = value }
         if let value = reader.number("uploadIdleSeconds", in: 1...3_600) { idleSeconds = value }
+        if let value = reader.integer("draftIdleMinutes", in: 1...10_080) { draftIdleMinutes = value }
     }
 }

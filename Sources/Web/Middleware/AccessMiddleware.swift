@@ -26,8 +26,14 @@ struct AccessMiddleware: RouterMiddleware {
     /// The paths monitoring asks (probes, Prometheus): answered 401 without the token, never redirected.
     static let monitoring: Set<String> = ["/healthz", "/readyz", "/metrics"]
 
-    /// Where uploads are posted: the one body not read here (it streams to disk in its route).
+    /// Where uploads are posted: a body not read here (it streams to disk in its route).
     static let uploads = "/api/sets"
+
+    /// Whether a POST to `path` is an upload, whose body its route streams to disk: a set
+    /// (`/api/sets`) or a draft's photos (`/api/drafts/{id}/photos`).
+    static func isUpload(_ path: String) -> Bool {
+        path == uploads || (path.hasPrefix("/api/drafts/") && path.hasSuffix("/photos") && path.split(separator: "/").count == 4)
+    }
 
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var request = request
@@ -49,7 +55,7 @@ struct AccessMiddleware: RouterMiddleware {
         if request.method != .get && request.method != .head {
             try checkSameSite(request)
             // An upload streams its body to disk in its route; every other body is small and read here.
-            if !(path == Self.uploads && request.method == .post) {
+            if !(Self.isUpload(path) && request.method == .post) {
                 let body = try await request.collectBody(upTo: context.maxUploadSize)
                 if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
                     context.formBody = String(buffer: body)

@@ -52,6 +52,14 @@ struct ErrorMiddleware: RouterMiddleware {
             }
         case let error as ProductEntryError:
             return .badRequest(error.description)
+        case let error as DraftError:
+            let status: HTTPResponse.Status = switch error {
+            case .notFound, .noSuchPhoto: .notFound
+            case .full: .contentTooLarge
+            case .tooMany: .tooManyRequests
+            case .empty: .conflict
+            }
+            return HTTPError(status, message: error.description)
         case is NIOTooManyBytesError:
             return HTTPError(.contentTooLarge, message: "the request's body is larger than a form or a correction takes "
                 + "(photos are uploaded to /api/sets).")

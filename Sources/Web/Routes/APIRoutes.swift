@@ -78,24 +78,7 @@ struct APIRoutes {
 
     /// The request's JSON body as `type`; a 400 saying what is wrong with it.
     private func decode<T: Decodable>(_ type: T.Type, _ context: WebContext) throws -> T {
-        guard let body = context.body, body.readableBytes > 0 else {
-            throw HTTPError.badRequest("send the correction's fields as a JSON object (Content-Type: application/json).")
-        }
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: body))
-        } catch let error as DecodingError {
-            throw HTTPError.badRequest("the JSON body does not fit: \(Self.describe(error)).")
-        }
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): "'\(key.stringValue)' is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
-        case .dataCorrupted: "it is not JSON"
-        @unknown default: "it cannot be read"
-        }
+        try Forms.json(type, context.body, what: "the correction's fields")
     }
 
     /// A correction's answer: the edit, and the captures it left as `show --json` prints them.

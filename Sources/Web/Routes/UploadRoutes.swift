@@ -49,23 +49,13 @@ struct UploadRoutes {
     /// Streams the request's photos into a staging folder, then moves the complete set into the inbox;
     /// anything short of that removes what was staged. Returns the set's name and its photos' names.
     private func receiveUpload(_ request: Request, _ context: WebContext) async throws -> (String, [String]) {
-        guard let type = request.headers[.contentType], let boundary = Self.boundary(type) else {
-            throw UploadRefusal(.badRequest, "send the photos as multipart/form-data (a form with file inputs, curl -F).")
-        }
         let limits = config.upload
-        let declared = request.headers[.contentLength].flatMap { Int64($0) }
-        if let declared, declared > limits.maxRequestBytes {
-            throw UploadRefusal(.tooLarge, "the upload is larger than \(limits.maxRequestMB) MB (uploadMaxRequestMB).")
-        }
         let staging = staging
+        let declared = try Self.checkUpload(request, limits: limits)
         try await blocking { try staging.checkSpace(for: declared ?? 0) }
         let staged = try await blocking { try staging.begin() }
         do {
-            let receiver = UploadReceiver(boundary: boundary, staged: staged, staging: staging, limits: limits)
-            try await Self.streaming(request.body, idleSeconds: limits.idleSeconds) { buffer in
-                try await blocking { try receiver.receive(buffer) }
-            }
-            let capture = try await blocking { try receiver.finish() }
+            let capture = try await Self.receive(request, into: staged, staging: staging, limits: limits)
             try await blocking {
                 if let capture { try staged.write(capture) }
                 try staged.commit()
@@ -81,6 +71,33 @@ struct UploadRoutes {
                                                         "error": "\(error)"])
             throw error
         }
+    }
+
+    /// Refuses a request that is no multipart upload or declares more bytes than `limits` take;
+    /// returns the bytes it declares, if it does.
+    static func checkUpload(_ request: Request, limits: UploadLimits) throws -> Int64? {
+        guard let type = request.headers[.contentType], boundary(type) != nil else {
+            throw UploadRefusal(.badRequest, "send the photos as multipart/form-data (a form with file inputs, curl -F).")
+        }
+        let declared = request.headers[.contentLength].flatMap { Int64($0) }
+        if let declared, declared > limits.maxRequestBytes {
+            throw UploadRefusal(.tooLarge, "the upload is larger than \(limits.maxRequestMB) MB (uploadMaxRequestMB).")
+        }
+        return declared
+    }
+
+    /// Streams the photos of a multipart request (checked by `checkUpload`) into `staged`, each
+    /// whole and flushed once this returns; returns the capture context its fields give.
+    static func receive(_ request: Request, into staged: StagedUpload, staging: UploadStaging,
+                        limits: UploadLimits) async throws -> CaptureContext? {
+        guard let type = request.headers[.contentType], let boundary = boundary(type) else {
+            throw UploadRefusal(.badRequest, "send the photos as multipart/form-data (a form with file inputs, curl -F).")
+        }
+        let receiver = UploadReceiver(boundary: boundary, staged: staged, staging: staging, limits: limits)
+        try await streaming(request.body, idleSeconds: limits.idleSeconds) { buffer in
+            try await blocking { try receiver.receive(buffer) }
+        }
+        return try await blocking { try receiver.finish() }
     }
 
     /// Hands each buffer of `body` to `take`, one after another; throws `UploadRefusal.tooSlow` when

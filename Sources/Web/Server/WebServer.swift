@@ -28,6 +28,8 @@ package struct WebServer: Sendable {
     let ingesting: @Sendable (String) -> Bool
     /// Whether uploaded sets are ingested by this process (`serve --watch`) rather than by a watch beside it.
     let watching: Bool
+    /// The capture flow's drafts (`/api/drafts`); nil for the monitoring surface.
+    let drafts: DraftStore?
     let sessions = Sessions()
     let localCSRFToken = Sessions.randomToken()
 
@@ -39,9 +41,10 @@ package struct WebServer: Sendable {
         case monitoring
     }
 
+    /// Throws when the drafts' folder cannot be made or the image libraries cannot start.
     package init(settings: ServeSettings, catalogue: Catalogue, config: PipelineConfig, logger: Logger,
                 metrics: MetricsExporter? = nil, surface: Surface = .catalogue,
-                ingesting: (@Sendable (String) -> Bool)? = nil) {
+                ingesting: (@Sendable (String) -> Bool)? = nil) throws {
         self.settings = settings
         self.catalogue = catalogue
         self.config = config
@@ -50,6 +53,7 @@ package struct WebServer: Sendable {
         self.surface = surface
         self.ingesting = ingesting ?? { _ in false }
         watching = ingesting != nil
+        drafts = surface == .catalogue ? try DraftStore(config: config, logger: logger) : nil
     }
 
     /// The server as a service of a `ServiceGroup` (which stops it gracefully: the requests in
@@ -74,6 +78,9 @@ package struct WebServer: Sendable {
                                onListening(settings.url(port: channel.localAddress?.port ?? settings.port))
                            }, logger: logger)
     }
+
+    /// The service that removes drafts left untouched; nil for the monitoring surface.
+    package var draftSweeper: DraftSweeper? { drafts.map { DraftSweeper(drafts: $0, logger: logger) } }
 
     /// What a request's head may hold (the decoder refuses more with 431, `ConnectionGuard`): far
     /// above what browsers and programs send, far below what would cost memory.
@@ -103,6 +110,9 @@ package struct WebServer: Sendable {
                              atPath: "/api")
             router.addRoutes(UploadRoutes(catalogue: catalogue, config: config, logger: logger, readOnly: settings.readOnly,
                                           ingesting: ingesting, watching: watching).routes)
+            if let drafts {
+                router.addRoutes(DraftRoutes(drafts: drafts, catalogue: catalogue, logger: logger).routes, atPath: "/api/drafts")
+            }
             router.addRoutes(FileRoutes(catalogue: catalogue, library: config.library).routes)
         }
         router.addRoutes(HealthRoutes(catalogue: catalogue, config: config, metrics: metrics).routes)

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import NIOCore
+import NIOFoundationEssentialsCompat
 
 /// Forms and query strings (`application/x-www-form-urlencoded`: `name=value` pairs joined by `&`,
 /// `+` for a space, percent-escapes), read by Hummingbird's `URLEncodedFormDecoder` into one
@@ -17,6 +19,21 @@ enum Forms {
             throw HTTPError.badRequest(describe(error, what: what))
         } catch let error as DecodingError {
             throw HTTPError.badRequest("the \(what) cannot be read: \(describe(error)).")
+        }
+    }
+
+    /// A JSON body as `type`; `what` names what it carries in the 400 that says what is wrong with it.
+    static func json<T: Decodable>(_ type: T.Type, _ body: ByteBuffer?, what: String) throws -> T {
+        guard let body, body.readableBytes > 0 else {
+            throw HTTPError.badRequest("send \(what) as a JSON object (Content-Type: application/json).")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: body))
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw HTTPError.badRequest("the JSON body does not fit: it is not JSON.")
+            }
+            throw HTTPError.badRequest("the JSON body does not fit: \(describe(error)).")
         }
     }
 
