@@ -75,6 +75,11 @@ extension Assets {
             }
           };
           const drawPhotos = () => {
+            for (const role of ["front", "label"]) {
+              const taken = draft && draft.photos.some((photo) => photo.role === role);
+              const caption = flow.querySelector("input[data-role=" + role + "]").parentElement.querySelector("span");
+              caption.textContent = (taken ? "Retake " + role : role[0].toUpperCase() + role.slice(1));
+            }
             const list = document.getElementById("draft-photos");
             list.replaceChildren(...(draft ? draft.photos : []).map((photo) => {
               const card = element("figure", undefined, "draft-photo");
@@ -233,14 +238,15 @@ extension Assets {
         """
 
     static let draftStylesheet = """
-        .flow { display: flex; flex-direction: column; gap: .8rem; max-width: 36rem; }
+        .flow { display: flex; flex-direction: column; gap: .8rem; max-width: 36rem; min-width: 0; }
+        .flow[hidden], .flow [hidden] { display: none !important; }
         .flow .steps { display: flex; gap: .5rem; list-style: none; padding: 0; margin: 0; color: var(--muted); }
         .flow .steps li.current { color: var(--ink); font-weight: 600; }
         .flow .step { display: flex; flex-direction: column; gap: .6rem; }
         .flow label.camera { border: 2px dashed var(--line); border-radius: 8px; padding: 1rem; }
-        .flow .takes { display: grid; grid-template-columns: repeat(3, 1fr); gap: .4rem; }
-        .flow .takes label.camera { padding: .8rem .4rem; text-align: center; }
-        .flow input[type=file] { max-width: 100%; }
+        .flow .takes { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .4rem; }
+        .flow .takes label.camera { padding: .8rem .4rem; text-align: center; min-width: 0; overflow: hidden; }
+        .flow input[type=file] { width: 100%; min-width: 0; max-width: 100%; }
         .flow label { display: flex; flex-direction: column; font-size: .9em; color: var(--muted); }
         .flow label.choice { flex-direction: row; gap: .4rem; align-items: center; color: var(--ink); }
         .flow input[type=text] { padding: .5rem; border: 1px solid var(--line); border-radius: 6px; }

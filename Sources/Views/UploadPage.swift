@@ -58,8 +58,8 @@ package enum UploadPage {
         </div>
         <div id="step-photos" class="step" hidden>
         <div class="takes">
-        <label class="camera">Front <input type="file" data-role="front" accept="image/*" capture="environment"></label>
-        <label class="camera">Label <input type="file" data-role="label" accept="image/*" capture="environment"></label>
+        <label class="camera"><span>Front</span> <input type="file" data-role="front" accept="image/*" capture="environment"></label>
+        <label class="camera"><span>Label</span> <input type="file" data-role="label" accept="image/*" capture="environment"></label>
         <label class="camera">More <input type="file" data-role="more" accept="image/*" capture="environment" multiple></label>
         </div>
         <div id="draft-photos" class="draft-photos"></div>

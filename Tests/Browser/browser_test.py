@@ -27,11 +27,18 @@ class Check(Exception):
     pass
 
 
-def browser():
+def browser(phone=None):
+    """Headless Chromium; with `phone` (width, height), a phone's screen of that size in CSS pixels,
+    with touch and a phone's user agent (Chromium's mobile emulation)."""
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1280,1000", "--disable-extensions", "--no-first-run"]:
         options.add_argument(argument)
+    if phone:
+        options.add_experimental_option("mobileEmulation", {
+            "deviceMetrics": {"width": phone[0], "height": phone[1], "pixelRatio": 2.625, "touch": True},
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                         "Chrome/120.0 Mobile Safari/537.36"})
     options.binary_location = "/usr/bin/chromium"
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -51,15 +58,15 @@ def settler(driver, wait, artefacts):
     return settle
 
 
-def run(label, artefacts, steps):
-    """Runs steps(driver, wait, settle) in a new headless Chromium; 0, or 1 after saying which check
-    failed (its screenshot: ARTEFACTS/LABEL-failure.png)."""
+def run(label, artefacts, steps, phone=None):
+    """Runs steps(driver, wait, settle) in a new headless Chromium (a phone's, see `browser`); 0, or
+    1 after saying which check failed (its screenshot: ARTEFACTS/LABEL-failure.png)."""
     os.makedirs(artefacts, exist_ok=True)
     # Chromium's own temporary folders (its singleton socket's, which outlive driver.quit()) go in
     # one of ours, removed after it: a run of the tests leaves nothing in /tmp.
     with tempfile.TemporaryDirectory(prefix="browser-", ignore_cleanup_errors=True) as scratch:
         os.environ["TMPDIR"] = scratch
-        driver = browser()
+        driver = browser(phone)
         driver.set_page_load_timeout(30)
         wait = WebDriverWait(driver, 15)
         try:

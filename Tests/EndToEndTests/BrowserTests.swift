@@ -75,6 +75,32 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(upload.setsInInbox, [], "the refused upload left nothing")
     }
 
+    func testCaptureFlow_onAPhone_barcodeNamedAtOnce_retakeRemoveCut_saveAddToAndCancel_inChromium() throws {
+        let upload = try UploadServer(for: self)
+        let artefacts = IngestHarness.packageRoot.appendingPathComponent(".build/artefacts/browser")
+        let script = IngestHarness.packageRoot.appendingPathComponent("Tests/Browser/capture_flow_test.py")
+        let photos = ["IMG_0001.jpg", "IMG_0002.jpg", "IMG_0003.jpg"].map { UploadServer.sample("single-product/\($0)") }
+        let drafts = upload.folder.appendingPathComponent("inbox/.drafts")
+        let outcome = try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                                ["python3", script.path, upload.url, artefacts.path, drafts.path] + photos,
+                                                in: upload.folder, timeout: 300)
+        XCTAssertEqual(outcome.status, 0, "\(outcome.stdout)\(outcome.stderr)\nserver log:\n\(upload.server.log)")
+        print(outcome.stdout)
+        let last = try XCTUnwrap(outcome.stdout.split(separator: "\n").last.map(String.init))
+        let id = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])?["capture"] as? String)
+        let catalogue = try IngestHarness.catalogue(at: upload.folder.appendingPathComponent("library/catalog.sqlite"))
+        let capture = try XCTUnwrap(try catalogue.capture(id: id))
+        XCTAssertEqual(capture.gtin13, "5902255046404")
+        XCTAssertEqual(capture.agentId, "aisle-3-phone", "the agent typed on the review")
+        XCTAssertEqual(try catalogue.photos(ofCapture: id).count, 5, "three photos saved, two added to it")
+        XCTAssertEqual(try catalogue.captures().count, 1, "the second save joined the first capture")
+        let edit = try XCTUnwrap(try catalogue.edits(limit: 1).first)
+        XCTAssertEqual(edit.kind, .merge)
+        XCTAssertTrue(edit.origin.hasPrefix("capture flow"), edit.origin)
+        XCTAssertEqual(upload.setsInInbox, [], "each saved set was ingested; the cancelled draft never reached the inbox")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: drafts.path).filter { !$0.hasPrefix(".") }, [])
+    }
+
     /// Two captures next to each other in the catalogue's order, the second taken after every photo
     /// of the first (so that a split at its first photo undoes their merge), whose barcodes do not
     /// forbid a merge (at most one of them has one).

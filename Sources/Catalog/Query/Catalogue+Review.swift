@@ -162,6 +162,11 @@ extension Catalogue {
         try read { db in try db.fetchOne(Photo.self, "SELECT * FROM photo WHERE id = ?", [id.sqlValue]) }
     }
 
+    /// The photo whose thumbnail is at `thumbPath` (relative to the library); nil when there is none.
+    package func photo(thumbPath: String) throws -> Photo? {
+        try read { db in try db.fetchOne(Photo.self, "SELECT * FROM photo WHERE thumb_path = ?", [thumbPath.sqlValue]) }
+    }
+
     /// The one photo whose id starts with `idPrefix` (case-insensitive), as `capture(idPrefix:)`
     /// looks up captures; throws `EditError.ambiguousPhoto` when several do.
     package func photo(idPrefix: String) throws -> Photo? {

@@ -42,7 +42,10 @@ package struct UploadedSet: Sendable, Encodable, Equatable {
         // reason it was not used); only photos still there make it waiting.
         let folder = config.inbox.appending(name)
         let inInbox = ((try? Directory.entries(of: folder)) ?? []).contains { !$0.isHidden && $0.name != CaptureContext.fileName }
-        let captures = try catalogue.captures(matching: CaptureFilter(setName: name)).map(\.id)
+        var captures = try catalogue.captures(matching: CaptureFilter(setName: name)).map(\.id)
+        if captures.isEmpty, !inInbox, let joined = try joinedCapture(name, config: config, catalogue: catalogue) {
+            captures = [joined]
+        }
         let aside = setAside(name, in: config.quarantine)
         let state: State
         if ingestingBefore || isIngesting(name) {
@@ -57,6 +60,17 @@ package struct UploadedSet: Sendable, Encodable, Equatable {
             return nil
         }
         return UploadedSet(set: name, state: state, captures: captures, setAside: aside)
+    }
+
+    /// The capture that holds set `name`'s photos although it is another set's: the one its
+    /// `capture.json` named (`addTo`), which its captures were merged into. Found by the thumbnail of
+    /// one of the set's originals in the library (an indexed look-up); nil when there is none.
+    static func joinedCapture(_ name: String, config: PipelineConfig, catalogue: Catalogue) throws -> String? {
+        let layout = LibraryLayout(root: config.library, quarantine: config.quarantine)
+        let originals = config.library.pushing(FilePath(layout.originalPath(set: name, file: "")))
+        let files = ((try? Directory.entries(of: originals)) ?? []).filter { !$0.isHidden && !$0.isDirectory && $0.name != CaptureContext.fileName }
+        guard let file = files.first else { return nil }
+        return try catalogue.photo(thumbPath: layout.thumbPath(set: name, file: file.name))?.captureId
     }
 
     /// The photos of set `name` in the quarantine and among its duplicates, from their `.reason` notes.
