@@ -101,6 +101,29 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: drafts.path).filter { !$0.hasPrefix(".") }, [])
     }
 
+    func testCaptureFlow_twoPhonesAtOnce_eachSeesAndSavesOnlyItsOwnDraft_inChromium() throws {
+        let token = "two-phones-token-0123456789"
+        let upload = try UploadServer(for: self, token: token)
+        let artefacts = IngestHarness.packageRoot.appendingPathComponent(".build/artefacts/browser")
+        let script = IngestHarness.packageRoot.appendingPathComponent("Tests/Browser/capture_sessions_test.py")
+        let photos = ["single-product/IMG_0001.jpg", "single-product/IMG_0002.jpg", "rotated-and-formats/IMG_0013.jpg",
+                      "rotated-and-formats/IMG_0014.png"].map(UploadServer.sample)
+        let outcome = try IngestHarness.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                                ["python3", script.path, upload.url, artefacts.path, token] + photos,
+                                                in: upload.folder, timeout: 300)
+        XCTAssertEqual(outcome.status, 0, "\(outcome.stdout)\(outcome.stderr)\nserver log:\n\(upload.server.log)")
+        print(outcome.stdout)
+        let last = try XCTUnwrap(outcome.stdout.split(separator: "\n").last.map(String.init))
+        let ids = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: String])
+        let catalogue = try IngestHarness.catalogue(at: upload.folder.appendingPathComponent("library/catalog.sqlite"))
+        for (phone, code) in [("a", "5902255046404"), ("b", "0383935678262")] {
+            let capture = try XCTUnwrap(try catalogue.capture(id: XCTUnwrap(ids[phone])), phone)
+            XCTAssertEqual(capture.gtin13, code, phone)
+            XCTAssertEqual(capture.agentId, "phone-\(phone)")
+            XCTAssertEqual(try catalogue.photos(ofCapture: capture.id).count, 2, "phone \(phone)'s own two photos")
+        }
+    }
+
     /// Two captures next to each other in the catalogue's order, the second taken after every photo
     /// of the first (so that a split at its first photo undoes their merge), whose barcodes do not
     /// forbid a merge (at most one of them has one).
