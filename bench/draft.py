@@ -21,15 +21,14 @@ Needs curl; ingest built in release mode (this script never builds it).
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import ROOT, SHARED, corpus_and_ingest, sh  # noqa: E402
+from bench import ROOT, SHARED, sh  # noqa: E402
 from report import facts, wrap, write  # noqa: E402
-from upload import Server  # noqa: E402
+from upload import Server, twelve_megapixel_corpus  # noqa: E402
 
 HEADING = "## The capture flow's barcode step (bench/draft.py)"
 GOAL_SECONDS = 1.0
@@ -70,11 +69,7 @@ def main():
     ap.add_argument("--photos", type=int, default=20, help="barcode photos of the generated corpus")
     ap.add_argument("--report", help="replace (or append) the section in this Markdown file")
     args = ap.parse_args()
-    if not shutil.which("curl"):
-        sys.exit("needs curl")
-    corpus_args = argparse.Namespace(sets=40, seed=11, width=4032, height=3024, work="/tmp/ingest-bench",
-                                     skip_build=True, ingest=args.ingest)
-    corpus, expected, ingest = corpus_and_ingest(corpus_args)
+    corpus, expected, ingest = twelve_megapixel_corpus(args.ingest)
     truth = json.load(open(expected))
     generated = [os.path.join(corpus, "inbox", s["name"], c["photos"][0]) for s in truth["sets"] for c in s["captures"]
                  if c.get("barcode")][:args.photos]

@@ -110,6 +110,16 @@ class Server:
         self.process.wait()
 
 
+def twelve_megapixel_corpus(ingest):
+    """bench/bench.py's 12 MP corpus (its folder, its expected.json) and the ingest binary to time;
+    exits when curl, which the upload benchmarks send with, is missing."""
+    if not shutil.which("curl"):
+        sys.exit("needs curl")
+    corpus_args = argparse.Namespace(sets=40, seed=11, width=4032, height=3024, work="/tmp/ingest-bench",
+                                     skip_build=True, ingest=ingest)
+    return corpus_and_ingest(corpus_args)
+
+
 def megabytes(files):
     return sum(os.path.getsize(f if isinstance(f, str) else f[0]) for f in files) / MB
 
@@ -252,11 +262,7 @@ def main():
     ap.add_argument("--sets", type=int, default=10, help="sets timed with the watch loop")
     ap.add_argument("--report", help="replace (or append) the section in this Markdown file")
     args = ap.parse_args()
-    if not shutil.which("curl"):
-        sys.exit("needs curl")
-    corpus_args = argparse.Namespace(sets=40, seed=11, width=4032, height=3024, work="/tmp/ingest-bench",
-                                     skip_build=True, ingest=args.ingest)
-    corpus, expected, ingest = corpus_and_ingest(corpus_args)
+    corpus, expected, ingest = twelve_megapixel_corpus(args.ingest)
     if not os.access(ingest, os.X_OK):
         sys.exit(f"{ingest}: no ingest binary; build one with `swift build -c release --product ingest` or pass --ingest")
     truth = json.load(open(expected))

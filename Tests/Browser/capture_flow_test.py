@@ -106,6 +106,20 @@ def flow(driver, wait, settle, url, drafts, photos, barcode, product, scratch):
             raise Check(f"{step}: wanted {count} photos with thumbnails, got {cards()}; the page says {status_text()!r}")
         return cards()
 
+    def wait_for_barcode_step(step, text):
+        try:
+            wait.until(lambda d: text in by_id("barcode-result").text)
+        except TimeoutException:
+            raise Check(f"{step}: the barcode step does not say {text!r}; it says "
+                        f"{by_id('barcode-result').text!r} / {status_text()!r}")
+
+    def new_capture(step, photo, text):
+        """/capture opened anew, `photo` taken as the barcode, and the step saying `text`."""
+        driver.get(page)
+        settle("capture-flow-" + step.replace(" ", "-"))
+        take("barcode", photo)
+        wait_for_barcode_step(step, text)
+
     def tap(name):
         by_id(name).click()
 
@@ -144,11 +158,7 @@ def flow(driver, wait, settle, url, drafts, photos, barcode, product, scratch):
     # 2. The barcode, read and named at once.
     started = time.monotonic()
     take("barcode", barcode_photo)
-    try:
-        wait.until(lambda d: product in by_id("barcode-result").text)
-    except TimeoutException:
-        raise Check(f"barcode: the product's name {product!r} is not shown; the step says "
-                    f"{by_id('barcode-result').text!r} / {status_text()!r}")
+    wait_for_barcode_step("barcode", product)
     name_seconds = time.monotonic() - started
     result = by_id("barcode-result").text
     if barcode not in result or "EAN-13" not in result:
@@ -220,13 +230,7 @@ def flow(driver, wait, settle, url, drafts, photos, barcode, product, scratch):
     print(f"saved: capture {capture} with {barcode}, {product!r}, the agent and 3 thumbnails", flush=True)
 
     # 5. The same product again, added to its capture.
-    driver.get(page)
-    settle("capture-flow-again")
-    take("barcode", renewed(barcode_photo, scratch, "again"))
-    try:
-        wait.until(lambda d: "In the catalogue since" in by_id("barcode-result").text)
-    except TimeoutException:
-        raise Check(f"again: the step says {by_id('barcode-result').text!r} / {status_text()!r}")
+    new_capture("again", renewed(barcode_photo, scratch, "again"), "In the catalogue since")
     result = by_id("barcode-result").text
     if "3 photos" not in result or not by_id("add-to-choice").is_displayed():
         raise Check(f"again: the step says {result!r}, add-to shown: {by_id('add-to-choice').is_displayed()}")
@@ -248,13 +252,7 @@ def flow(driver, wait, settle, url, drafts, photos, barcode, product, scratch):
     print(f"add to it: capture {joined} now shows 5 thumbnails", flush=True)
 
     # 6. No barcode, skip, cancel.
-    driver.get(page)
-    settle("capture-flow-third")
-    take("barcode", renewed(front_photo, scratch, "no-code"))
-    try:
-        wait.until(lambda d: "No barcode found" in by_id("barcode-result").text)
-    except TimeoutException:
-        raise Check(f"no code: the step says {by_id('barcode-result').text!r} / {status_text()!r}")
+    new_capture("no code", renewed(front_photo, scratch, "no-code"), "No barcode found")
     settle("capture-flow-no-barcode")
     tap("skip")
     take("front", renewed(label_photo, scratch, "cancelled"))
