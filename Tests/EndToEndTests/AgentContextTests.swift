@@ -134,4 +134,35 @@ final class AgentContextTests: XCTestCase {
         XCTAssertEqual(Set(rows.map { $0["set_name"] ?? "" }),
                        ["bad-files", "no-barcode", "rotated-and-formats", "shelf-dump", "single-product"])
     }
+
+    func testRecovery_aJournalLeftBeforeItsJoin_mergesTheSetIntoTheCaptureItNames_once() throws {
+        let work = try SampleLibrary(for: self)
+        try work.run()
+        let catalogue = try work.catalogue()
+        let target = try XCTUnwrap(try catalogue.captures(matching: CaptureFilter(setName: "single-product")).first)
+        let joining = try XCTUnwrap(try catalogue.captures(matching: CaptureFilter(setName: "no-barcode")).first)
+        // What a run killed after its set's rows were inserted, before the join, leaves behind: its
+        // journal (nothing left to place), naming the capture the set joins by a prefix of its id.
+        let journal: [String: Any] = ["setName": "no-barcode", "entries": [], "asides": [],
+                                      "join": ["target": String(target.id.prefix(8)), "captures": [joining.id]]]
+        let folder = work.library.appendingPathComponent(".journal/killed-worker")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("no-barcode-0000000000000000.json")
+        try JSONSerialization.data(withJSONObject: journal).write(to: path)
+
+        let run = try work.ingest(["run", "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path.path), "the journal is finished")
+        XCTAssertEqual(try catalogue.capture(id: target.id)?.photoCount, target.photoCount + joining.photoCount)
+        XCTAssertNil(try catalogue.capture(id: joining.id), "merged into the capture named")
+        let merges = try catalogue.edits(limit: 10).filter { $0.kind == .merge }
+        XCTAssertEqual(merges.map(\.origin), ["capture flow (set no-barcode)"])
+
+        // The same journal again (a crash after the merge, before the journal went): nothing more.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: journal).write(to: path)
+        XCTAssertEqual(try work.ingest(["run", "--quiet"]).status, 0)
+        XCTAssertEqual(try catalogue.edits(limit: 10).filter { $0.kind == .merge }.count, 1, "merged once")
+        XCTAssertEqual(try catalogue.capture(id: target.id)?.photoCount, target.photoCount + joining.photoCount)
+    }
 }

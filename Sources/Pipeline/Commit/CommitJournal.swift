@@ -47,6 +47,16 @@ struct CommitJournal: Codable, Sendable {
     var context: Context?
     /// Absent in journals of earlier versions, which set files aside before writing a journal.
     var asides: [Aside]?
+    /// The catalogued capture the set's captures join once committed (`capture.json`'s `addTo`);
+    /// absent for a set that joins none.
+    var join: Join?
+
+    /// A merge to make once the rows exist, as step 4 of the commit, so that recovery makes it too.
+    struct Join: Codable, Sendable {
+        /// The capture's id or a prefix of it, as `capture.json` gave it.
+        var target: String
+        var captures: [String]
+    }
 
     /// Writes the journal durably into `folder` as `name` (by default a new UUID's); returns its path.
     func write(in folder: FilePath, name: String = UUID().uuidString.lowercased() + ".json") throws -> FilePath {

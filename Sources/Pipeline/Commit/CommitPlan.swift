@@ -11,8 +11,6 @@ struct CommitPlan: Sendable {
     var report: SetReport
     /// Staged thumbnails nothing will use (those of duplicates), to remove.
     var discardedThumbnails: [FilePath]
-    /// The catalogued capture the set's captures join once committed (`capture.json`'s `addTo`).
-    var addTo: String?
 
     /// Nothing to place, insert or set aside.
     var isEmpty: Bool { journal.entries.isEmpty && (journal.asides ?? []).isEmpty }

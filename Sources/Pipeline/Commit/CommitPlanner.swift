@@ -92,7 +92,7 @@ struct CommitPlanner: Sendable {
             report.captures = captures.count
         }
         return CommitPlan(set: set, journal: journal, records: records, report: report,
-                          discardedThumbnails: triage.discardedThumbnails, addTo: records == nil ? nil : try? context?.get().addTo)
+                          discardedThumbnails: triage.discardedThumbnails)
     }
 
     /// The rows of the set's captures; fills the journal with where each photo's files and the
@@ -125,6 +125,7 @@ struct CommitPlanner: Sendable {
             records.captures.append(Capture(group: group, id: captureId, runId: runId, setName: set.name, createdAt: now,
                                             context: context, contextPath: journal.context?.placed))
         }
+        if let addTo = context?.addTo { journal.join = .init(target: addTo, captures: records.captures.map(\.id)) }
         return records
     }
 

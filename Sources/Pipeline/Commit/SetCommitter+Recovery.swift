@@ -124,7 +124,8 @@ extension SetCommitter {
     var stagingFolder: FilePath { layout.staging.appending(worker.id) }
 
     /// Step 4, once the rows exist: removes the originals from the inbox (`move`), sets rejects and
-    /// duplicates aside, removes the emptied inbox folders, then the journal at `path`. Throws when
+    /// duplicates aside, removes the emptied inbox folders, merges the set's captures into the one
+    /// its `capture.json` names (`join`), then removes the journal at `path`. Throws when
     /// the run must stop (the journal stays for `recover()`); returns the files that could not be set
     /// aside for another reason, which stay in the inbox.
     func finish(_ journal: CommitJournal, at path: FilePath) throws -> [(aside: CommitJournal.Aside, error: FileOperationError)] {
@@ -145,6 +146,7 @@ extension SetCommitter {
             try DurableFile.syncFolder(folder)
         }
         try removeEmptiedFolders(journal)
+        if let join = journal.join { self.join(join, set: journal.setName) }
         try removeJournal(at: path)
         return leftInInbox
     }

@@ -101,22 +101,23 @@ final class SetCommitter: Sendable {
             report.quarantined = report.quarantined.map { keptInInbox($0, aside, error) }
             report.duplicates = report.duplicates.map { keptInInbox($0, aside, error) }
         }
-        if let addTo = plan.addTo, let records = plan.records { join(records.captures.map(\.id), to: addTo, set: plan.set.name) }
         return report
     }
 
     /// Merges a committed set's captures into the capture its `capture.json` names (`addTo`), as one
-    /// edit anyone can undo. A merge that does not fit (the capture is gone, or carries another
-    /// barcode) leaves the set's captures as they are, and says why in the log.
-    private func join(_ captures: [String], to target: String, set: String) {
+    /// edit anyone can undo; those merged already (by an interrupted run's commit) are left out. A
+    /// merge that does not fit (the capture is gone, or carries another barcode) leaves the set's
+    /// captures as they are, and says why in the log.
+    func join(_ join: CommitJournal.Join, set: String) {
         let corrector = Corrector(catalogue: catalogue, logger: logger, origin: "capture flow (set \(set))")
         do {
-            let found = try catalogue.capture(idPrefix: target)
-            guard let found else { throw EditError.unknownCapture(target) }
-            _ = try corrector.apply(.merge(target: found.id, others: captures))
+            let left = try join.captures.filter { try catalogue.capture(id: $0) != nil }
+            guard !left.isEmpty else { return }
+            guard let found = try catalogue.capture(idPrefix: join.target) else { throw EditError.unknownCapture(join.target) }
+            _ = try corrector.apply(.merge(target: found.id, others: left))
         } catch {
             logger.warning("the set's photos were not added to the capture its capture.json names; they stay a capture of their own",
-                           metadata: ["set": "\(set)", "addTo": "\(target)", "error": "\(error)"])
+                           metadata: ["set": "\(set)", "addTo": "\(join.target)", "error": "\(error)"])
         }
     }
 
