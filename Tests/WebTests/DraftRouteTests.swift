@@ -128,6 +128,29 @@ final class DraftRouteTests: XCTestCase {
                        204)
     }
 
+    func testDraft_followsTheDeviceThatMadeIt_acrossSigningInAgainAndARestart() throws {
+        let token = "device-token-0123456789"
+        let served = try ServedSamples(for: self, token: token)
+        let (session, csrf) = try signIn(served, token)
+        let page = try served.client.send("GET", "/capture", headers: ["Cookie": session])
+        let cookie = try XCTUnwrap(page.cookies.first { $0.hasPrefix("ingest_device=") }, "\(page.cookies)")
+        XCTAssertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie)
+        let device = String(cookie.prefix { $0 != ";" })
+        let again = try served.client.send("GET", "/capture", headers: ["Cookie": "\(session); \(device)"])
+        XCTAssertFalse(again.cookies.contains { $0.hasPrefix("ingest_device=") }, "a device keeps its cookie")
+        let made = try served.client.send("POST", "/api/drafts", headers: ["Cookie": "\(session); \(device)", "X-CSRF-Token": csrf])
+        let id = try XCTUnwrap(try made.object()["id"] as? String)
+
+        let restarted = try served.restarted(token: token, test: self)
+        XCTAssertEqual(try restarted.client.send("GET", "/api/drafts/\(id)", headers: ["Cookie": "\(session); \(device)"]).status, 401,
+                       "the old session is gone with the old server")
+        let (newSession, _) = try signIn(restarted, token)
+        XCTAssertEqual(try restarted.client.send("GET", "/api/drafts/\(id)", headers: ["Cookie": "\(newSession); \(device)"]).status, 200,
+                       "signed in again on the same device: the draft is there")
+        XCTAssertEqual(try restarted.client.send("GET", "/api/drafts/\(id)", headers: ["Cookie": newSession]).status, 404,
+                       "another device (no cookie) does not see it")
+    }
+
     func testRefusals_sayWhy() throws {
         let served = try ServedSamples(for: self)
         let csrf = try served.csrfToken()

@@ -42,6 +42,12 @@ struct ServedSamples {
         client = RouterClient(try WebServer(settings: settings, catalogue: catalogue, config: config, logger: logger).router())
     }
 
+    /// The same library served by a new server (a restart: new sessions, the same files).
+    func restarted(token: String? = nil, test: XCTestCase) throws -> ServedSamples {
+        let config = try PipelineConfig.load(path: FilePath(work.folder.appendingPathComponent("pipeline.json").path))
+        return try ServedSamples(work: work, config: config, catalogURL: catalogURL, token: token, test: test)
+    }
+
     /// A copy of the samples' library, not served, for a test to change first.
     static func library(for test: XCTestCase) throws -> SampleLibrary {
         try SampleLibrary(copying: template.get(), for: test)

@@ -17,42 +17,43 @@ struct DraftRoutes {
 
     var routes: RouteCollection<WebContext> {
         let routes = RouteCollection(context: WebContext.self)
-        routes.post { _, context in
-            let draft = try await blocking { [drafts] in try drafts.create(owner: context.access.draftOwner) }
+        routes.post { request, context in
+            let owner = Self.owner(request, context)
+            let draft = try await blocking { [drafts] in try drafts.create(owner: owner) }
             var response = try await answer(draft, status: .created)
             response.headers[.location] = "/api/drafts/\(draft.id)"
             return response
         }
         let draft = routes.group(":id")
-        draft.get { _, context in
-            let (id, owner) = try Self.address(context)
+        draft.get { request, context in
+            let (id, owner) = try Self.address(request, context)
             return try await answer(blocking { [drafts] in try drafts.draft(id, owner: owner) })
         }
-        draft.delete { _, context in
-            let (id, owner) = try Self.address(context)
+        draft.delete { request, context in
+            let (id, owner) = try Self.address(request, context)
             try await blocking { [drafts] in try drafts.cancel(id, owner: owner) }
             logger.notice("draft cancelled", metadata: ["draft": "\(id)", "from": "\(context.remoteAddress)"])
             return Response(status: .noContent)
         }
         draft.post("photos") { request, context in
-            let (id, owner) = try Self.address(context)
+            let (id, owner) = try Self.address(request, context)
             let role = try Self.role(Forms.query(PhotoParameters.self, request).role)
             return try await answer(receive(request, role: role, draft: id, owner: owner, context))
         }
-        draft.delete("photos/:number") { _, context in
-            let (id, owner) = try Self.address(context)
+        draft.delete("photos/:number") { request, context in
+            let (id, owner) = try Self.address(request, context)
             let number = try Self.number(context)
             return try await answer(blocking { [drafts] in try drafts.removePhoto(number, from: id, owner: owner) })
         }
-        draft.get("photos/:number/thumbnail") { _, context in
-            let (id, owner) = try Self.address(context)
+        draft.get("photos/:number/thumbnail") { request, context in
+            let (id, owner) = try Self.address(request, context)
             let number = try Self.number(context)
             let bytes = try await blocking { [drafts] in try drafts.thumbnail(number, of: id, owner: owner) }
             return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
-        draft.post("save") { _, context in
-            let (id, owner) = try Self.address(context)
+        draft.post("save") { request, context in
+            let (id, owner) = try Self.address(request, context)
             let body = try Forms.json(SaveBody.self, context.body, what: "the draft's agent and note (or {})")
             let set = try await blocking { [drafts, catalogue] in
                 try drafts.save(id, owner: owner, context: body.context(resolvingIn: catalogue))
@@ -99,8 +100,41 @@ struct DraftRoutes {
     }
 
     /// The draft a request names, and who asks.
-    private static func address(_ context: WebContext) throws -> (id: String, owner: String) {
-        (try context.parameters.require("id"), context.access.draftOwner)
+    private static func address(_ request: Request, _ context: WebContext) throws -> (id: String, owner: String) {
+        (try context.parameters.require("id"), owner(request, context))
+    }
+
+    /// The cookie that names a browser to its drafts: set by the capture page, kept for a year, so
+    /// that a draft outlives its session (a server restart, signing in again) on the device that
+    /// made it, and two browsers never share one.
+    static let deviceCookieName = "ingest_device"
+
+    /// Whose drafts a request sees: its browser's (by a hash of the device cookie, never the
+    /// cookie itself, on disk), else its session's; a program's with the token; everyone's on a
+    /// loopback server without token for a client without the cookie (curl).
+    static func owner(_ request: Request, _ context: WebContext) -> String {
+        // A browser's access (a session, or loopback): the ones with a CSRF token.
+        if context.access.csrfToken != nil, let device = request.cookies[deviceCookieName]?.value, isDeviceId(device) {
+            return "device " + Digest.sha256(Array(device.utf8))
+        }
+        switch context.access {
+        case .session(let id, _): return "session " + Digest.sha256(Array(id.utf8))
+        case .bearer: return "token"
+        case .local: return "local"
+        case .anonymous: return "anonymous"
+        }
+    }
+
+    /// Whether `value` can be a device cookie this server set: 64 hexadecimal digits.
+    static func isDeviceId(_ value: String) -> Bool {
+        value.utf8.count == 64 && value.allSatisfy(\.isHexDigit)
+    }
+
+    /// The device cookie to set on a page's answer, for a browser that has none (or a bad one).
+    static func deviceCookie(for request: Request) -> Cookie? {
+        if let value = request.cookies[deviceCookieName]?.value, isDeviceId(value) { return nil }
+        return Cookie(name: deviceCookieName, value: Sessions.randomToken(), maxAge: 365 * 86_400, path: "/",
+                      httpOnly: true, sameSite: .strict)
     }
 
     private static func number(_ context: WebContext) throws -> Int {
@@ -149,18 +183,5 @@ struct DraftRoutes {
     struct SavedJSON: Encodable {
         var set: String
         var status: String
-    }
-}
-
-extension Access {
-    /// Whose drafts a request sees: its session's (by a hash, never the cookie itself, on disk);
-    /// a program's with the token; everyone's on a loopback server without token.
-    var draftOwner: String {
-        switch self {
-        case .session(let id, _): "session " + Digest.sha256(Array(id.utf8))
-        case .bearer: "token"
-        case .local: "local"
-        case .anonymous: "anonymous"
-        }
     }
 }

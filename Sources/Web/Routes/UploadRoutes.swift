@@ -40,8 +40,11 @@ struct UploadRoutes {
             guard let found else { throw HTTPError.notFound("no uploaded set is named '\(name)'.") }
             return Responses.json(found)
         }
-        routes.get("/capture") { _, context in
-            Responses.html(UploadPage.page(limits: config.upload, watching: watching, context: context.page(readOnly: readOnly)))
+        routes.get("/capture") { request, context in
+            var response = Responses.html(UploadPage.page(limits: config.upload, watching: watching,
+                                                          context: context.page(readOnly: readOnly)))
+            if context.access.csrfToken != nil, let cookie = DraftRoutes.deviceCookie(for: request) { response.setCookie(cookie) }
+            return response
         }
         return routes
     }
