@@ -76,9 +76,9 @@ struct DraftRoutes {
         try await blocking { try staging.checkSpace(for: declared ?? 0) }
         let upload = try await blocking { [drafts] in try drafts.beginUpload(to: id, owner: owner) }
         do {
-            // One photo a request for a barcode, front or label photo; as many as the draft has room for, for more.
+            // As many photos as the draft has room for (of a barcode, front or label photo, the last is kept).
             let existing = try await blocking { [drafts] in try drafts.draft(id, owner: owner).photos.count }
-            limits.maxFiles = role == .more ? max(1, limits.maxFiles - existing) : 1
+            limits.maxFiles = max(1, limits.maxFiles - existing)
             _ = try await UploadRoutes.receive(request, into: upload, staging: staging, limits: limits)
             return try await blocking { [drafts] in try drafts.addPhotos(of: upload, as: role, to: id, owner: owner) }
         } catch {
