@@ -52,7 +52,9 @@ extension Assets {
             document.getElementById("to-photos").hidden = !(draft && draft.barcodeTaken);
             if (!draft || !draft.barcodeTaken) return;
             if (!draft.barcode) {
-              result.append(element("p", "No barcode found — retake or skip.", "problem"));
+              const taken = draft.photos.find((photo) => photo.role === "barcode");
+              result.append(element("p", taken && taken.problem ? "That photo cannot be read (" + taken.problem
+                + ") — retake or skip." : "No barcode found — retake or skip.", "problem"));
               return;
             }
             const code = element("p");

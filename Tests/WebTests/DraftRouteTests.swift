@@ -1,5 +1,7 @@
 import Catalog
 import Foundation
+import Pipeline
+import SystemPackage
 import TestSupport
 import XCTest
 
@@ -176,6 +178,45 @@ final class DraftRouteTests: XCTestCase {
         XCTAssertEqual(try served.client.send("GET", "/api/drafts/\(String(repeating: "0", count: 32))").status, 404)
         XCTAssertEqual(try XCTUnwrap(try served.client.send("GET", "/api/drafts/\(id)").object()["photos"] as? [Any]).count, 1,
                        "what was refused left the draft as it was")
+    }
+
+    func testHostileUploads_areRefusedAndLeaveTheDraftAsItWas() throws {
+        let work = try ServedSamples.library(for: self)
+        var config = try PipelineConfig.load(path: FilePath(work.folder.appendingPathComponent("pipeline.json").path))
+        config.upload.maxFileMB = 1
+        config.upload.maxRequestMB = 2
+        let served = try ServedSamples(work: work, config: config, test: self)
+        let csrf = try served.csrfToken()
+        let id = try createDraft(served)
+        _ = try addPhoto(served, id, "IMG_0002.jpg", role: "front")
+        let headers = ["Content-Type": "multipart/form-data; boundary=B0undary", "X-CSRF-Token": csrf]
+        // A JPEG's first bytes, then more than uploadMaxFileMB of anything.
+        let big = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 0x41, count: (1 << 20) + 10)
+        let tooBig = try served.client.send("POST", "/api/drafts/\(id)/photos?role=more", headers: headers, body: multipart("big.jpg", big))
+        XCTAssertEqual(tooBig.status, 413, tooBig.text)
+        XCTAssertTrue(tooBig.text.contains("uploadMaxFileMB"), tooBig.text)
+        // Three photos under uploadMaxFileMB each, over uploadMaxRequestMB together.
+        let medium = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 0x41, count: 900 << 10)
+        var three = Data()
+        for name in ["m1.jpg", "m2.jpg", "m3.jpg"] {
+            three += Data("--B0undary\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(name)\"\r\n\r\n".utf8)
+                + medium + Data("\r\n".utf8)
+        }
+        let tooLong = try served.client.send("POST", "/api/drafts/\(id)/photos?role=more", headers: headers,
+                                             body: three + Data("--B0undary--\r\n".utf8))
+        XCTAssertEqual(tooLong.status, 413, tooLong.text)
+        XCTAssertTrue(tooLong.text.contains("uploadMaxRequestMB"), tooLong.text)
+        let cut = Data("--B0undary\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"cut.jpg\"\r\n\r\n".utf8)
+            + (try Data(contentsOf: samples.appendingPathComponent("IMG_0003.jpg"))).prefix(5000)
+        let cutShort = try served.client.send("POST", "/api/drafts/\(id)/photos?role=label", headers: headers, body: cut)
+        XCTAssertEqual(cutShort.status, 400, "a body without its closing boundary: \(cutShort.text)")
+        let draft = try served.client.send("GET", "/api/drafts/\(id)").object()
+        XCTAssertEqual((draft["photos"] as? [[String: Any]])?.compactMap { $0["role"] as? String }, ["front"])
+        let folder = served.work.inbox.appendingPathComponent(".drafts/\(id)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["draft.json", "set", "thumbs"],
+                       "no upload folder left behind")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("set").path),
+                       ["IMG_0002.jpg"])
     }
 
     // MARK: - Helpers
