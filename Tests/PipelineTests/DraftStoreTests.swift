@@ -48,7 +48,8 @@ final class DraftStoreTests: XCTestCase {
         let config = try makeConfig()
         let store = try DraftStore(config: config, logger: logger)
         let draft = try store.create(owner: "local")
-        let upload = try store.beginUpload(to: draft.id, owner: "local")
+        let (upload, room) = try store.beginUpload(to: draft.id, owner: "local")
+        XCTAssertEqual(room, config.upload.maxFiles)
         _ = try upload.startPhoto(clientName: "barcode.jpg")
         try Array(Data(contentsOf: barcodePhoto)).withUnsafeBytes { try upload.append($0) }
         try upload.finishPhoto()

@@ -96,15 +96,17 @@ package final class DraftStore: Sendable {
 
     /// Where an upload to draft `id` writes its photos until they are whole (`addPhotos`): a folder
     /// of its own in the draft, so that an upload cut short leaves nothing in the draft's set.
-    /// Checks that the draft takes another photo and that the disk has room.
-    package func beginUpload(to id: String, owner: String) throws -> StagedUpload {
+    /// Checks that the draft takes another photo and that the disk has room; returns the upload and
+    /// how many photos the draft has room for.
+    package func beginUpload(to id: String, owner: String) throws -> (upload: StagedUpload, room: Int) {
         try withDraft(id, owner: owner) { draft in
             guard draft.photos.count < config.upload.maxFiles else { throw DraftError.full(config.upload.maxFiles) }
             try staging.checkSpace(for: 0)
             let name = "incoming-" + Self.newId()
             let incoming = folder(of: id).appending(name)
             try FileOperationError.attempt("create the folder", incoming) { try incoming.makeDirectory() }
-            return StagedUpload(name: name, folder: incoming, staging: staging, taken: Set(draft.photos.map(\.file)))
+            return (StagedUpload(name: name, folder: incoming, staging: staging, taken: Set(draft.photos.map(\.file))),
+                    config.upload.maxFiles - draft.photos.count)
         }
     }
 

@@ -74,11 +74,10 @@ struct DraftRoutes {
         let declared = try UploadRoutes.checkUpload(request, limits: limits)
         let staging = UploadStaging(config: drafts.config)
         try await blocking { try staging.checkSpace(for: declared ?? 0) }
-        let upload = try await blocking { [drafts] in try drafts.beginUpload(to: id, owner: owner) }
+        let (upload, room) = try await blocking { [drafts] in try drafts.beginUpload(to: id, owner: owner) }
         do {
             // As many photos as the draft has room for (of a barcode, front or label photo, the last is kept).
-            let existing = try await blocking { [drafts] in try drafts.draft(id, owner: owner).photos.count }
-            limits.maxFiles = max(1, limits.maxFiles - existing)
+            limits.maxFiles = room
             _ = try await UploadRoutes.receive(request, into: upload, staging: staging, limits: limits)
             return try await blocking { [drafts] in try drafts.addPhotos(of: upload, as: role, to: id, owner: owner) }
         } catch {
